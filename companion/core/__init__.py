@@ -1,0 +1,1 @@
+"""The match model every game shares: pure Python, no Flet, no I/O."""
