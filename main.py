@@ -8,7 +8,7 @@ This module's top level uses the standard library only, so that it can run befor
 from __future__ import annotations
 
 import argparse
-import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -33,22 +33,22 @@ def _requirements(extras: tuple[str, ...]) -> list[str]:
 def ensure_environment(extras: tuple[str, ...] = ()) -> None:
     """Re-run this process inside `.venv`, creating it and installing what is missing first.
 
-    A stamp file holds a hash of the requirements, so an unchanged set costs nothing.
+    A stamp file lists the requirements already installed, so an unchanged set costs nothing.
     """
     requirements = _requirements(extras)
-    digest = hashlib.sha256("\n".join(requirements).encode()).hexdigest()
-    stamp = VENV / f".tablemate-{'-'.join(extras) or 'app'}.stamp"
+    stamp = VENV / ".tablemate-installed.json"
     if not VENV_PYTHON.exists():
         print("Tablemate: first run, creating a virtual environment in .venv ...", flush=True)
         venv.create(VENV, with_pip=True)
-    if not stamp.exists() or stamp.read_text() != digest:
+    installed = set(json.loads(stamp.read_text())) if stamp.exists() else set()
+    if not set(requirements) <= installed:
         print("Tablemate: installing dependencies (once) ...", flush=True)
         subprocess.run(
             [str(VENV_PYTHON), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
              *requirements],
             check=True,
         )
-        stamp.write_text(digest)
+        stamp.write_text(json.dumps(sorted(installed | set(requirements))))
     if Path(sys.prefix).resolve() != VENV.resolve():
         os.execv(str(VENV_PYTHON), [str(VENV_PYTHON), *sys.orig_argv[1:]])
 

@@ -1,0 +1,1 @@
+"""The Flet screens: a thin layer over the game logic, storage and vision."""

@@ -1,0 +1,51 @@
+"""Home: the games the app knows, and the games in progress."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from companion.core.game import Game
+from companion.ui.games import GAME_SCREENS
+from companion.ui.routes import Navigate, Route
+from companion.ui.services import Services
+from companion.ui.widgets import action, heading
+
+
+def players_label(game: Game) -> str:
+    if game.max_players == 1:
+        return "1 player"
+    return f"{game.min_players}–{game.max_players} players"
+
+
+def game_card(game: Game, navigate: Navigate) -> ft.Control:
+    not_built = [] if game.key in GAME_SCREENS else [ft.Text(
+        "Its scoring screen is not built yet: a game can be set up and kept, "
+        "but not scored here.", italic=True)]
+    return ft.Card(ft.Container(ft.Column([
+        ft.Text(game.title, size=20, weight=ft.FontWeight.BOLD),
+        ft.Text(players_label(game)),
+        *not_built,
+        action(f"New {game.title} game", lambda _: navigate(Route("new", game.key)), primary=True),
+    ]), padding=12))
+
+
+@ft.component
+def HomeScreen(services: Services, navigate: Navigate):
+    in_progress = [summary for summary in services.storage.matches.list_summaries()
+                   if not summary.finished and not summary.abandoned]
+    names = {player.id: player.name for player in services.storage.players.list(True)}
+    resume = [
+        ft.ListTile(
+            title=ft.Text(f"{services.game(summary.game).title}: "
+                          + ", ".join(names.get(seat, "?") for seat in summary.seats)),
+            subtitle=ft.Text(f"started {summary.created_at[:16].replace('T', ' ')}"),
+            on_click=lambda _, match_id=summary.id: navigate(Route("match", match_id)),
+        )
+        for summary in in_progress[:10]
+    ]
+    return ft.Column([
+        action("Players", lambda _: navigate(Route("players")), primary=True),
+        *([heading("Games in progress"), *resume] if resume else []),
+        heading("Games"),
+        *(game_card(game, navigate) for game in services.games.values()),
+    ])

@@ -1,0 +1,136 @@
+"""Drive the real app in Debian's Chromium (recipe: ../shared/notes/flet-1.0-facts.md).
+
+Each test gets a server started from main.py on a free port with a temporary data folder.
+Where Chromium is missing the browser tests are skipped with the reason, never passed.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARTIFACTS = ROOT / "test-artifacts"
+
+
+def pytest_collection_modifyitems(items):
+    reason = os.environ.get("TABLEMATE_NO_BROWSER") or (
+        None if os.path.exists(CHROMIUM) else f"{CHROMIUM} is not installed")
+    for item in items:
+        if "tests/browser" in str(item.path):
+            item.add_marker(pytest.mark.browser)
+            if reason:
+                item.add_marker(pytest.mark.skip(reason=f"browser tests skipped: {reason}"))
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@dataclass
+class AppServer:
+    data_dir: Path
+    port: int
+    process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, str(ROOT / "main.py"), "--web", "--port", str(self.port),
+             "--data-dir", str(self.data_dir)],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            start_new_session=True)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the app exited: {self.process.stdout.read()}")
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", self.port)) == 0:
+                    return
+            time.sleep(0.2)
+        raise RuntimeError("the app did not start listening within 60 s")
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        self.process = None
+
+
+@pytest.fixture
+def app_server(tmp_path) -> Iterator[AppServer]:
+    server = AppServer(tmp_path / "data", free_port())
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                              args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def local_only(route) -> None:
+    """Let the page reach this machine only: the client's one outside request is harmless blocked."""
+    host = route.request.url.split("/")[2].split(":")[0]
+    (route.continue_() if host in ("127.0.0.1", "localhost") else route.abort())
+
+
+@pytest.fixture
+def open_app(browser):
+    """open_app(url, width, height) -> a Playwright page with the app loaded and semantics on."""
+    contexts = []
+
+    def open_page(url: str, width: int = 390, height: int = 844):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        context.route("**/*", local_only)
+        contexts.append(context)
+        page = context.new_page()
+        load(page, url)
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+def load(page, url: str) -> None:
+    """Open the app and switch on Flutter's accessibility tree (once per page load)."""
+    page.goto(url)
+    page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=60_000)
+    page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
+    page.wait_for_selector("flt-semantics", state="attached", timeout=30_000)
+
+
+def screenshot(page, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
