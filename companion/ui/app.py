@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import flet as ft
 
+from companion.ui.routes import HOME
 from companion.ui.screens.home import HomeScreen
 from companion.ui.screens.match import MatchScreen
 from companion.ui.screens.new_game import NewGameScreen
 from companion.ui.screens.players import PlayersScreen
-from companion.ui.routes import HOME
 from companion.ui.services import Services
 
 

@@ -12,13 +12,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
 
+from storage.api import Storage
+
 from companion.core.game import Event, Game
 from companion.core.match import Match, MatchState, record
 from companion.core.seating import Seating
 from companion.core.types import MatchId, PlayerId
 from companion.games.registry import GAMES, game_for
 from storage import open_storage
-from storage.api import Storage
 
 
 def utc_now() -> str:

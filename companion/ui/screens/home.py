@@ -5,7 +5,7 @@ from __future__ import annotations
 import flet as ft
 
 from companion.core.game import Game
-from companion.ui.games import GAME_SCREENS
+from companion.ui.games.registry import GAME_SCREENS
 from companion.ui.routes import Navigate, Route
 from companion.ui.services import Services
 from companion.ui.widgets import action, heading

@@ -1,0 +1,9 @@
+"""Which game has a table-side screen: game key -> GameScreen (see companion/ui/games/__init__.py)."""
+
+from __future__ import annotations
+
+from companion.ui.games import GameScreen
+
+GAME_SCREENS: dict[str, GameScreen] = {
+    # one line per game, e.g.  "plaza": PLAZA_SCREEN,  (import it above)
+}
