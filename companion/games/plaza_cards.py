@@ -42,6 +42,9 @@ class Colour(enum.Enum):
     def __str__(self) -> str:
         return self.value.capitalize()
 
+    # Members are singletons compared by identity; the identity hash keeps card sets fast.
+    __hash__ = object.__hash__
+
 
 _ROW_OF = {colour: row for row, colour in enumerate(Colour)}
 COLOURS: tuple[Colour, ...] = tuple(Colour)
