@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -351,7 +352,7 @@ def test_tokens_are_conserved_after_every_event(seed):
     match = random_match(random.Random(seed))
     options = match.options
     total = options.tokens_each * match.seating.size
-    partial = Match(match.id, match.game, match.seating, options, NOW, NOW)
+    partial = replace(match, events=())
     for event in match.events:
         partial, state = record(partial, TABLEAU, event, NOW)
         assert sum(state.game.tokens) == total
@@ -376,10 +377,8 @@ def test_unpaid_tokens_only_arise_without_debt_T5(seed):
 def test_undoing_any_event_restores_the_previous_state_exactly(seed, data):
     match = random_match(random.Random(seed))
     cut = data.draw(st.integers(1, len(match.events)))
-    longer = Match(match.id, match.game, match.seating, match.options, NOW, NOW,
-                   match.events[:cut])
-    shorter = Match(match.id, match.game, match.seating, match.options, NOW, NOW,
-                    match.events[:cut - 1])
+    longer = replace(match, events=match.events[:cut])
+    shorter = replace(match, events=match.events[:cut - 1])
     assert undo(longer, TABLEAU, NOW)[1] == replay(shorter, TABLEAU)
 
 
