@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -407,3 +408,12 @@ def test_random_match_plays_on_to_about_the_asked_number_of_events():
     match = random_match(random.Random(7), events=500)
     assert 500 <= len(match.events) < 560
     assert TABLEAU.is_over(state_of(match))
+
+
+def test_the_documented_example_imports_and_gives_the_documented_totals():
+    doc = (Path(__file__).parents[2] / "docs/match-format/tableau.md").read_text()
+    example = doc.split("## Example")[1].split("```json")[1].split("```")[0]
+    state = state_of(match_from_json(json.loads(example), lookup))
+    assert state.balances() == {ANN: 17, BOB: 14, CY: 29}
+    assert TABLEAU.winners(state) == {CY}
+    assert [outcome.call.overridden for outcome in state.rounds[0].calls] == [False, False, True]

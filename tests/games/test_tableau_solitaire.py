@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -189,3 +190,12 @@ def test_every_session_survives_a_json_round_trip(seed):
 
 def test_random_match_has_the_asked_number_of_events():
     assert len(random_match(random.Random(3), events=500).events) == 500
+
+
+def test_the_documented_example_imports_and_gives_the_documented_best_time():
+    doc = (Path(__file__).parents[2] / "docs/match-format/tableau_solitaire.md").read_text()
+    example = doc.split("## Example")[1].split("```json")[1].split("```")[0]
+    state = state_of(match_from_json(json.loads(example), lookup))
+    assert state.best == (BestTime(2, 312.4, 1),)
+    assert state.attempts[1].seconds == 690.0
+    assert TABLEAU_SOLITAIRE.winners(state) == {ANN}
