@@ -58,7 +58,12 @@ def random_match(rng: random.Random, events: int | None = None) -> Match:
     match = new_match(rng)
     state = MatchState(TABIT.initial_state(TABIT.new_table(match.seating, match.options)))
     while not TABIT.is_over(state.game):
+        # Often everyone scores alike, so ties at the top and their extra rounds (B3) come up.
+        alike = rng.random() < 0.5
+        seed = rng.getrandbits(32)
         for player in awaiting(state.game):
             keep_going = events is not None and len(match.events) < events
-            match, state = record(match, TABIT, random_entry(rng, player, keep_going), NOW, state)
+            entry_rng = random.Random(seed) if alike else rng
+            match, state = record(match, TABIT, random_entry(entry_rng, player, keep_going),
+                                  NOW, state)
     return match
