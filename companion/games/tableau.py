@@ -230,6 +230,8 @@ class TableauGame(Game[TableauState, TableauOptions]):
         to_act = self.to_act(state)
         if call.caller != to_act:  # T3: one call per turn, from the dealer to the left
             raise InvalidEvent(f"It is {to_act}'s turn to call, not {call.caller}'s.")
+        if not isinstance(call.fit, bool):
+            raise InvalidEvent("Say whether the called piece fit or not.")
         if call.photo is not None:
             _check_photo(call.photo)
         if call.fit:  # T4: a piece goes each way, no tokens move

@@ -278,6 +278,7 @@ def test_a_players_override_of_the_photo_verdict_is_recorded():
     (TableStops(), "No round has been finished yet"),
     (Call(ANN, BOB, fit=False, photo=PhotoCheck(True, "wrong-picture", 0.5)), "does not add up"),
     (Call(ANN, BOB, fit=False, photo=PhotoCheck(None, "unsure", 1.5)), "between 0 and 1"),
+    (Call(ANN, BOB, fit="maybe"), "fit or not"),
     (TitlesDealt((TitleCard(ANN, "Mill"), TitleCard(BOB, "Mill"), TitleCard(CY, "Sea"))),
      "same title card"),
     (TitlesDealt((TitleCard(ANN, "Mill"), TitleCard(BOB, "Sea"))), "title card for cy"),
@@ -359,8 +360,14 @@ def test_tokens_are_conserved_after_every_event(seed):
         assert sum(state.game.tokens) == total
         if not options.allow_debt:
             assert min(state.game.tokens) >= 0
-    for summary in state.game.rounds:
+    previous = (options.tokens_each,) * match.seating.size
+    for summary in state.game.rounds:  # each round's changes lead from one total to the next
+        totals = tuple(line.total for line in summary.players)
+        assert tuple(line.change for line in summary.players) == tuple(
+            after - before for before, after in zip(previous, totals, strict=True))
         assert sum(line.change for line in summary.players) == 0
+        previous = totals
+    assert previous == state.game.tokens  # the table stopped at a round's end
 
 
 @settings(max_examples=40, deadline=None)
