@@ -164,6 +164,7 @@ class TableauState:
 
     def unpaid(self, player: PlayerId) -> int:
         """Tokens `player` owed over the whole game but could not pay (allow_debt off, T5/T6)."""
+        self.table.seating.seat_of(player)  # a clear error for a player not at the table
         finished = sum(line.unpaid for summary in self.rounds for line in summary.players
                        if line.player == player)
         return finished + _unpaid_calls(self.calls, player)
@@ -206,7 +207,7 @@ class TableauGame(Game[TableauState, TableauOptions]):
         return self.min_players, options.edition.pictures
 
     def initial_state(self, table: Table) -> TableauState:
-        return TableauState(table, (table.options.tokens_each,) * table.seating.size)  # T2
+        return TableauState(table, _starting_tokens(table))
 
     def apply(self, state: TableauState, event: Event) -> TableauState:
         if state.stopped:
@@ -315,10 +316,14 @@ class TableauGame(Game[TableauState, TableauOptions]):
         return seating.player(seating.dealer_of_deal(len(state.rounds)))  # T7, G1
 
 
+def _starting_tokens(table: Table) -> tuple[int, ...]:
+    return (table.options.tokens_each,) * table.seating.size  # T2: equal shares
+
+
 def _opening_tokens(state: TableauState) -> tuple[int, ...]:
     """Balances at the start of the round in play."""
     if not state.rounds:
-        return (state.table.options.tokens_each,) * state.table.seating.size
+        return _starting_tokens(state.table)
     return tuple(line.total for line in state.rounds[-1].players)
 
 
