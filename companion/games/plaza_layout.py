@@ -13,7 +13,7 @@ enumerates each group alone; every legal play is then one choice per group.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 
@@ -47,9 +47,8 @@ def advise_fill_in(plaza: Iterable[Card], hand: Iterable[Card]) -> FillInAdvice:
     largest = _largest_play(supports, (1 << len(held)) - 1)
     choices = [_plays_within(group, supports) for group in _groups(largest, supports)]
     plays = sorted((_union(choice) for choice in product(*choices)), key=_biggest_first)
-    return FillInAdvice(
-        plays=tuple(_cards(held, play) for play in plays if play),
-        largest=_cards(held, largest))
+    read = _play_reader(held)
+    return FillInAdvice(plays=tuple(read(play) for play in plays if play), largest=read(largest))
 
 
 def _check_position(plaza: Sequence[Card], hand: Sequence[Card]) -> None:
@@ -130,14 +129,15 @@ def _plays_within(group: Mask, supports: Sequence[tuple[Mask, ...]]) -> list[Mas
     undecided); a branch is cut as soon as a played card can no longer find a place in it.
     """
     members = _members(group)
+    free = {card for card in members if 0 in supports[card]}  # placed whatever else is played
     # Only the played cards that may lean on a card need checking when it is left out.
-    leaning_on = {card: _union(1 << other for other in members
-                               if any(support >> card & 1 for support in supports[other]))
+    leaning_on = {card: _union(1 << other for other in members if other not in free
+                               and any(support >> card & 1 for support in supports[other]))
                   for card in members}
     legal: list[Mask] = []
 
     def placed(card: int, available: Mask) -> bool:
-        return any(support & ~available == 0 for support in supports[card])
+        return card in free or any(support & ~available == 0 for support in supports[card])
 
     def decide(depth: int, played: Mask, available: Mask) -> None:
         if depth == len(members):
@@ -147,7 +147,8 @@ def _plays_within(group: Mask, supports: Sequence[tuple[Mask, ...]]) -> list[Mas
         if placed(card, available):
             decide(depth + 1, played | 1 << card, available)
         without = available & ~(1 << card)
-        if all(placed(other, without) for other in _members(played & leaning_on[card])):
+        leaning = played & leaning_on[card]
+        if not leaning or all(placed(other, without) for other in _members(leaning)):
             decide(depth + 1, played, without)
 
     decide(0, 0, group)
@@ -167,6 +168,20 @@ def _union(masks: Iterable[Mask]) -> Mask:
 
 def _biggest_first(play: Mask) -> tuple[int, Mask]:
     return -play.bit_count(), play
+
+
+def _play_reader(hand: Sequence[Card]) -> Callable[[Mask], tuple[Card, ...]]:
+    """Turns a play into its cards by two table look-ups (low and high half of the hand): an
+    11-card hand may have 2,047 plays, and reading each bit by bit would dominate the time."""
+    split = len(hand) // 2
+    low = [_cards(hand, play) for play in range(1 << split)]
+    high = [_cards(hand, play << split) for play in range(1 << (len(hand) - split))]
+    low_bits = (1 << split) - 1
+
+    def read(play: Mask) -> tuple[Card, ...]:
+        return low[play & low_bits] + high[play >> split]
+
+    return read
 
 
 def _cards(hand: Sequence[Card], play: Mask) -> tuple[Card, ...]:
