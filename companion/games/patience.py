@@ -190,8 +190,8 @@ class PatienceGame(Game[PatienceState, Any]):
         exactly all 104 home."""
         fewest = self.rules.bases_out_at_start
         if cards_home < fewest:
-            raise InvalidEvent(f"{self.title} starts with {self.rules.bases_named} home, so at "
-                               f"least {fewest} cards are home, not {cards_home}.")
+            raise InvalidEvent(f"{self.title} starts with {self.rules.bases_named} home, so cards "
+                               f"home cannot be fewer than {fewest} ({cards_home} was entered).")
         if cards_home > ALL_CARDS:
             raise InvalidEvent(f"Two packs hold {ALL_CARDS} cards, so {cards_home} cannot be home.")
         if won and cards_home < ALL_CARDS:
