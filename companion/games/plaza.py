@@ -48,6 +48,7 @@ class Charge:
     player: PlayerId
     total: int | None = None
     cards: tuple[Card, ...] | None = None
+    from_photo: bool = False  # read from a photo of the hand (issue 6) and confirmed by the table
 
     @classmethod
     def of_total(cls, player: PlayerId, total: int) -> Charge:

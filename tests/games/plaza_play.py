@@ -39,7 +39,7 @@ def random_hand(rng: random.Random, seats: tuple[PlayerId, ...]) -> HandPlayed:
         if rng.random() < 0.5:
             charges.append(Charge.of_total(player, sum(card.number for card in left)))
         else:
-            charges.append(Charge.of_cards(player, left))
+            charges.append(Charge(player, cards=tuple(left), from_photo=rng.random() < 0.3))
     rng.shuffle(charges)
     return HandPlayed(winner, tuple(charges))
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import replace
 from itertools import combinations
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -341,8 +343,9 @@ def test_a_hand_event_has_the_documented_json_form():
     event = hand(ANN, Charge.of_cards(BOB, [Card(RED, 10)]), Charge.of_total(CY, 17))
     assert to_json(event) == {
         "winner": "ann",
-        "charges": [{"player": "bob", "total": None, "cards": [{"colour": "red", "number": 10}]},
-                    {"player": "cy", "total": 17, "cards": None}],
+        "charges": [{"player": "bob", "total": None, "cards": [{"colour": "red", "number": 10}],
+                     "from_photo": False},
+                    {"player": "cy", "total": 17, "cards": None, "from_photo": False}],
     }
 
 
@@ -464,3 +467,24 @@ def test_every_suggested_play_makes_a_legal_plaza_and_lies_in_the_largest_P6(pos
         assert check_layout([*plaza, *chosen]).legal
         assert set(chosen) <= set(advice.largest)
     assert advice.largest == (advice.plays[0] if advice.plays else ())
+
+
+def documented_json_blocks() -> list[str]:
+    text = (Path(__file__).resolve().parents[2] / "docs" / "match-format" / "plaza.md").read_text()
+    return re.findall(r"```json\n(.*?)```", text, flags=re.DOTALL)
+
+
+def test_the_documented_example_match_reads_and_replays_as_documented():
+    match = match_from_json(json.loads(documented_json_blocks()[-1]), lookup)
+    state = replay(match, PLAZA).game
+    assert [summary.dealer for summary in state.hands] == [BOB, ANN]
+    assert dict(state.points_against) == {ANN: 0, BOB: 35}
+    assert PLAZA.winners(state) == {ANN}
+
+
+def test_the_documented_hand_event_charges_17_to_each():
+    data = json.loads(documented_json_blocks()[1])
+    match = replace(three_player_match(), events=())
+    data_match = {**match_to_json(match, PLAZA), "events": [data]}
+    state = replay(match_from_json(data_match, lookup), PLAZA).game
+    assert [line.points for line in state.hands[0].lines] == [0, 17, 17]
