@@ -208,7 +208,7 @@ class TabitGame(Game[TabitState, TabitOptions]):
         self._check_player(state, event.player)
         entered = (*state.entered, self._board_score(event))
         if len(entered) < len(state.playing):
-            return replace(state, entered=entered)
+            return TabitState(state.table, state.rounds, state.playing, entered)
         return self._close_round(state, entered)
 
     @staticmethod
@@ -232,7 +232,8 @@ class TabitGame(Game[TabitState, TabitOptions]):
 
     def _close_round(self, state: TabitState, entered: tuple[BoardScore, ...]) -> TabitState:
         seating = state.table.seating
-        boards = tuple(sorted(entered, key=lambda score: seating.seat_of(score.player)))
+        by_player = {score.player: score for score in entered}
+        boards = tuple(by_player[player] for player in state.playing)  # seat order
         points = {score.player: score.points for score in boards}
         totals = tuple((player, total + points.get(player, 0)) for player, total in state.totals)
         summary = RoundSummary(
