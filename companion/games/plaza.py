@@ -85,7 +85,11 @@ class HandSummary:
     lines: tuple[HandLine, ...]  # in seat order
 
     def points(self, player: PlayerId) -> int:
-        return next(line.points for line in self.lines if line.player == player)
+        """The points charged to `player` in this hand."""
+        for line in self.lines:
+            if line.player == player:
+                return line.points
+        raise InvalidEvent(f"{player} is not playing at this table.")
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ legality test a handful of integer operations; the adviser (plaza_layout.py) rel
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations
@@ -20,6 +21,7 @@ RUN_LENGTH = 3  # P5: a row-run needs three or more consecutive numbers of one c
 COLUMN_LENGTH = 3  # P5: a column needs three or more cards of one number
 
 
+@functools.total_ordering
 class Colour(enum.Enum):
     """The five colours of the pack (P1), in the order of the Plaza's rows."""
 

@@ -162,6 +162,7 @@ def test_the_pack_has_one_card_of_each_colour_and_number_P1():
     assert str(Card(RED, 7)) == "7 Red"
     assert sorted([Card(BLACK, 1), Card(RED, 12), Card(GREEN, 2)]) == [
         Card(RED, 12), Card(GREEN, 2), Card(BLACK, 1)]  # row order, then number
+    assert Card(RED, 12) <= Card(GREEN, 1) and Card(BLACK, 1) >= Card(BLACK, 1)
 
 
 @pytest.mark.parametrize("number", [0, 13, -1, True, 7.0])
@@ -260,6 +261,8 @@ def test_the_winner_is_charged_nothing_and_totals_run_on_P3():
     assert [(line.player, line.points, line.total) for line in second.lines] == [
         (ANN, 0, 12), (BOB, 5, 5), (CY, 4, 7)]
     assert (first.number, first.winner, second.number) == (1, BOB, 2)
+    with pytest.raises(InvalidEvent, match="zed is not playing"):
+        first.points("zed")
 
 
 def test_the_largest_possible_charge_is_the_eleven_highest_cards_P3():
