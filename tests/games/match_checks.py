@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from pathlib import Path
 
 from companion.core.game import Game
 from companion.core.match import Match, match_from_json, match_to_json, replay, undo
@@ -25,3 +26,10 @@ def assert_json_round_trip(match: Match, game: Game) -> None:
     again = match_from_json(json.loads(text), lambda key: {game.key: game}[key])
     assert again == match
     assert replay(again, game) == replay(match, game)
+
+
+def documented_example(doc: str) -> dict:
+    """The JSON match under the "## Example" heading of docs/match-format/<doc>."""
+    text = (Path(__file__).parents[2] / "docs" / "match-format" / doc).read_text()
+    section = text.split("## Example", 1)[1]
+    return json.loads(section.split("```json", 1)[1].split("```", 1)[0])

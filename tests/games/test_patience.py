@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.core.errors import InvalidEvent, InvalidSetup
-from companion.core.match import Match, MatchAbandoned, record, replay
+from companion.core.match import Match, MatchAbandoned, match_from_json, record, replay
 from companion.core.seating import Seating
 from companion.core.types import MatchId, PlayerId
 from companion.games.patience import (
@@ -29,7 +29,11 @@ from companion.games.patience import (
     session_statistics,
 )
 from tests.games import crazy_quilt_play, windmill_play
-from tests.games.match_checks import assert_json_round_trip, assert_undo_restores_previous_state
+from tests.games.match_checks import (
+    assert_json_round_trip,
+    assert_undo_restores_previous_state,
+    documented_example,
+)
 
 ANN = PlayerId("ann")
 NOW = "2026-11-21T20:00:00+00:00"
@@ -278,3 +282,11 @@ def test_a_long_session_for_the_benchmark_has_about_the_events_asked_for(game, p
     match = play_module.random_match(random.Random(3), events=500)
     assert 500 <= len(match.events) < 510
     assert game.is_over(replay(match, game).game)
+
+
+def test_the_documented_example_session_reads_and_replays_to_its_stated_result():
+    match = match_from_json(documented_example("patience.md"), {"crazy_quilt": CRAZY_QUILT}.__getitem__)
+    state = replay(match, CRAZY_QUILT).game
+    assert [(a.seconds, a.cards_home, a.redeals, a.won) for a in state.attempts] == [
+        (570.0, 87, 1, False), (900.0, 104, 0, True)]
+    assert CRAZY_QUILT.is_over(state) and CRAZY_QUILT.winners(state) == {ANN}

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.core.errors import InvalidEvent, InvalidSetup
-from companion.core.match import Match, correct, record, replay
+from companion.core.match import Match, correct, match_from_json, record, replay
 from companion.core.seating import Seating
 from companion.core.types import MatchId, PlayerId
 from companion.games.tabit import (
@@ -26,7 +26,11 @@ from companion.games.tabit import (
     awaiting,
     best_line,
 )
-from tests.games.match_checks import assert_json_round_trip, assert_undo_restores_previous_state
+from tests.games.match_checks import (
+    assert_json_round_trip,
+    assert_undo_restores_previous_state,
+    documented_example,
+)
 from tests.games.tabit_play import random_match
 
 ANN, BOB, CY, DEE = (PlayerId(name) for name in ("ann", "bob", "cy", "dee"))
@@ -285,3 +289,9 @@ def test_a_long_match_for_the_benchmark_has_about_the_events_asked_for():
     match = random_match(random.Random(7), events=500)
     assert 500 <= len(match.events) < 560
     assert TABIT.is_over(replay(match, TABIT).game)
+
+
+def test_the_documented_example_match_reads_and_replays_to_its_stated_result():
+    match = match_from_json(documented_example("tabit.md"), {"tabit": TABIT}.__getitem__)
+    state = replay(match, TABIT).game
+    assert dict(state.totals) == {ANN: 1000, BOB: 50} and TABIT.winners(state) == {ANN}
