@@ -135,12 +135,12 @@ class PlazaGame(Game[PlazaState, PlazaOptions]):
                 f"The game is over: all {state.hands_in_game} hands have been played (P2).")
         charged = _charges_by_player(state.seating, event)
         totals = state.points_against
-        lines = tuple(
-            HandLine(player, points, totals[player] + points, cards)
-            for player in state.seating.seats
-            for points, cards in [charged.get(player, (0, None))])
+        lines = []
+        for player in state.seating.seats:
+            points, cards = charged.get(player, (0, None))  # the winner is charged 0 (P3)
+            lines.append(HandLine(player, points, totals[player] + points, cards))
         summary = HandSummary(len(state.hands) + 1, _dealer_of_hand(state, len(state.hands)),
-                              event.winner, lines)
+                              event.winner, tuple(lines))
         return PlazaState(state.seating, state.options, (*state.hands, summary))
 
     def standings(self, state: PlazaState) -> tuple[Standing, ...]:
