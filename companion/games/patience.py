@@ -103,7 +103,8 @@ def _moment(text: str) -> datetime:
     try:
         return datetime.fromisoformat(text)
     except (TypeError, ValueError):
-        raise InvalidEvent(f"{text!r} is not a time the app can read (ISO 8601 expected).") from None
+        message = f"{text!r} is not a time the app can read (ISO 8601 expected)."
+        raise InvalidEvent(message) from None
 
 
 def seconds_between(started_at: str, finished_at: str) -> float:
