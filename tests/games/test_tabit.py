@@ -252,6 +252,21 @@ def test_house_rule_whole_table_plays_the_tie_round_and_anyone_may_overtake_B3()
 # --- Properties ---
 
 seeds = st.integers(0, 2**32 - 1)
+boards = st.builds(Board, st.tuples(*[st.sampled_from(Picture)] * 4),
+                   st.tuples(*[st.sampled_from("AEMNORSTZ")] * 4))
+
+
+@given(boards, st.randoms(use_true_random=False))
+def test_a_boards_line_ignores_the_order_of_its_boxes_and_needs_three_alike_B2(board, rng):
+    line = best_line(board)
+    shuffled = Board(tuple(rng.sample(board.pictures, 4)), tuple(rng.sample(board.letters, 4)))
+    assert best_line(shuffled) == line
+    most_alike = max(board.pictures.count(picture) for picture in Picture)
+    assert (line is None) == (most_alike < 3)
+    if line is not None:
+        assert board.pictures.count(line.picture) == line.pictures  # the 4-picture line if it can
+        assert line.with_word == (sorted(board.letters) == sorted(line.picture.word))
+
 
 
 @settings(max_examples=60, deadline=None)
