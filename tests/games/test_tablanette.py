@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import replace
 from itertools import combinations, product
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.core.errors import InvalidEvent, InvalidSetup
+from companion.core.game import event_from_json
 from companion.core.match import Match, match_from_json, match_to_json, record, replay, undo
 from companion.core.seating import Seating
 from companion.core.types import MatchId, PlayerId
@@ -499,3 +502,25 @@ def test_the_adviser_lists_exactly_the_sets_a_brute_force_finds_N2(drawn):
         assert capture.maximal == (not bigger)
         if capture.clears_table and not capture.is_sweep:
             assert capture.tablanette_points == capture.played_value * (len(capture.groups) + 1)
+
+
+# --- The documented format ----------------------------------------------------------------------
+
+DOC = (Path(__file__).resolve().parents[2] / "docs/match-format/tablanette.md").read_text()
+
+
+def doc_json_blocks() -> list:
+    return [json.loads(block) for block in re.findall(r"```json\n(.*?)```", DOC, re.S)]
+
+
+def test_the_documented_pack_event_reads_and_scores_as_the_doc_says():
+    event = event_from_json(doc_json_blocks()[0], {PackResult.kind: PackResult})
+    _, state = play([event])
+    assert [s.points for s in state.rounds[0].scores] == [40, 9]
+
+
+def test_the_documented_example_match_loads_and_gives_the_documented_totals():
+    match = match_from_json(doc_json_blocks()[-1], {TABLANETTE.key: TABLANETTE}.__getitem__)
+    state = replay(match, TABLANETTE).game
+    assert [[s.points for s in r.scores] for r in state.rounds] == [[40, 9], [8, 49]]
+    assert dict(state.totals) == {ANN: 48, BOB: 58} and TABLANETTE.dealer(state) == ANN
