@@ -1,0 +1,205 @@
+"""Trains the Plaza numeral classifier and writes vision/data/cards/numerals.npz.
+
+`python bench/train_plaza_numerals.py` (about a minute on one core). Samples are numerals 1-12
+rendered in the tuning typefaces only (DejaVu family, three Hershey fonts), both ways up, with
+small turns, shear, stretch, blur, noise and uneven ink; the reject class holds numerals lying
+sideways, lone zeros and shapes that decks print as artwork. The features are vision.cards'
+own, computed the same way as the reader does. The held-out typefaces (Liberation, two other
+Hershey fonts) give the accuracy printed at the end.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.vision.render_plaza import (  # noqa: E402
+    INKS,
+    PAPERS,
+    held_out_typefaces,
+    render_numeral,
+    render_text,
+    tuning_typefaces,
+)
+from vision.cards import MODEL_PATH, REJECT, features  # noqa: E402
+
+SEED = 20240601
+INK_THRESHOLD = 0.38  # as vision.cards._find_numerals
+
+
+def _inkness(tile: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Paste an RGBA tile on paper, distort it like a photo would, and return 1 - min channel
+    of the paper-normalised image, as the reader sees it."""
+    h, w = tile.shape[:2]
+    pad = int(max(h, w) * 0.4) + 6
+    paper = np.array(PAPERS[rng.integers(len(PAPERS))], np.float32)
+    canvas = np.empty((h + 2 * pad, w + 2 * pad, 3), np.float32)
+    canvas[:] = paper
+    alpha = tile[..., 3:4].astype(np.float32) / 255 * rng.uniform(0.8, 1.0)
+    canvas[pad:pad + h, pad:pad + w] = canvas[pad:pad + h, pad:pad + w] * (1 - alpha) \
+        + tile[..., :3] * alpha
+    centre = (canvas.shape[1] / 2, canvas.shape[0] / 2)
+    turn = cv2.getRotationMatrix2D(centre, rng.uniform(-7, 7), 1.0)
+    shape = np.array([[rng.uniform(0.85, 1.15), rng.uniform(-0.15, 0.15)],
+                      [rng.uniform(-0.06, 0.06), rng.uniform(0.9, 1.1)]])
+    turn[:, :2] = turn[:, :2] @ shape
+    turn[:, 2] += np.array(centre) - turn[:, :2] @ np.array(centre)
+    canvas = cv2.warpAffine(canvas, turn, (canvas.shape[1], canvas.shape[0]),
+                            borderMode=cv2.BORDER_REPLICATE)
+    sigma = rng.uniform(0, 0.06) * h
+    if sigma > 0.3:
+        canvas = cv2.GaussianBlur(canvas, (0, 0), sigma)
+    canvas += rng.normal(0, rng.uniform(1, 8), canvas.shape[:2])[..., None]
+    normalised = canvas / (paper * rng.uniform(0.9, 1.1, 3))
+    return np.clip(1 - normalised.min(axis=2), 0, 1).astype(np.float32)
+
+
+def _sample(ink: np.ndarray) -> np.ndarray | None:
+    ys, xs = np.nonzero(ink > INK_THRESHOLD)
+    if ys.size < 10:
+        return None
+    box = (xs.min(), ys.min(), xs.max() - xs.min() + 1, ys.max() - ys.min() + 1)
+    return features(ink, box)
+
+
+def _shape_tile(rng: np.random.Generator, height: int, ink: tuple[int, int, int]) -> np.ndarray:
+    """Artwork-like ink: rings, discs, stars, bars, lozenges, texture blobs."""
+    size = height + 8
+    alpha = np.zeros((size, size), np.uint8)
+    kind = rng.integers(6)
+    centre = (size // 2, size // 2)
+    stroke = max(1, int(height * rng.uniform(0.05, 0.15)))
+    if kind == 0:
+        cv2.circle(alpha, centre, height // 2, 255, stroke, cv2.LINE_AA)
+    elif kind == 1:
+        cv2.ellipse(alpha, centre, (height // 2, int(height * rng.uniform(0.2, 0.5))),
+                    rng.uniform(0, 180), 0, 360, 255, -1, cv2.LINE_AA)
+    elif kind == 2:
+        angles = np.linspace(0, 2 * np.pi, 11)[:-1]
+        radii = np.where(np.arange(10) % 2 == 0, height / 2, height / 4.5)
+        points = np.stack([centre[0] + radii * np.cos(angles),
+                           centre[1] + radii * np.sin(angles)], axis=1)
+        cv2.fillPoly(alpha, [points.astype(np.int32)], 255, cv2.LINE_AA)
+    elif kind == 3:
+        cv2.line(alpha, (4, centre[1]), (size - 4, centre[1] + int(rng.integers(-3, 4))), 255,
+                 stroke * 2, cv2.LINE_AA)
+    elif kind == 4:
+        points = np.array([[centre[0], 4], [size - 4, centre[1]], [centre[0], size - 4],
+                           [4, centre[1]]])
+        cv2.fillPoly(alpha, [points.astype(np.int32)], 255, cv2.LINE_AA)
+    else:
+        noise = cv2.GaussianBlur(rng.uniform(0, 1, (size, size)).astype(np.float32), (0, 0),
+                                 size / 10)
+        alpha[noise > np.percentile(noise, rng.uniform(60, 85))] = 255
+    tile = np.zeros((size, size, 4), np.uint8)
+    tile[..., :3] = ink
+    tile[..., 3] = alpha
+    return tile
+
+
+def make_set(rng: np.random.Generator, typefaces, per_class: int
+             ) -> tuple[np.ndarray, np.ndarray]:
+    inks = [shade for shades in INKS.values() for shade in shades]
+    rows, labels = [], []
+
+    def add(tile: np.ndarray, label: int) -> None:
+        row = _sample(_inkness(tile, rng))
+        if row is not None:
+            rows.append(row)
+            labels.append(label)
+
+    for _ in range(per_class):
+        for number in range(1, 13):
+            typeface = typefaces[rng.integers(len(typefaces))]
+            height = int(rng.uniform(12, 70))
+            ink = inks[rng.integers(len(inks))]
+            tile = render_numeral(typeface, number, height, ink, bool(rng.random() < 0.6))
+            add(tile, 2 * (number - 1))
+            add(tile[::-1, ::-1].copy(), 2 * (number - 1) + 1)
+        for _ in range(4):  # the reject class: sideways numerals, lone zeros, artwork
+            typeface = typefaces[rng.integers(len(typefaces))]
+            height = int(rng.uniform(12, 70))
+            ink = inks[rng.integers(len(inks))]
+            choice = rng.integers(4)
+            if choice == 0:
+                tile = np.rot90(render_numeral(typeface, int(rng.integers(1, 13)), height, ink,
+                                               bool(rng.random() < 0.6)),
+                                k=int(rng.choice([1, 3]))).copy()
+            elif choice == 1:
+                tile = render_text(typeface, "0", height, ink)
+            else:
+                tile = _shape_tile(rng, height, ink)
+            add(tile, REJECT)
+    return np.stack(rows), np.array(labels)
+
+
+def train(x: np.ndarray, y: np.ndarray, rng: np.random.Generator, hidden: int = 160,
+          epochs: int = 30) -> dict[str, np.ndarray]:
+    """A two-layer network, softmax cross-entropy, Adam, in numpy."""
+    mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-3
+    x = (x - mean) / scale
+    classes = REJECT + 1
+    params = {"w1": rng.normal(0, np.sqrt(2 / x.shape[1]), (x.shape[1], hidden)),
+              "b1": np.zeros(hidden), "w2": rng.normal(0, np.sqrt(2 / hidden), (hidden, classes)),
+              "b2": np.zeros(classes)}
+    params = {k: v.astype(np.float32) for k, v in params.items()}
+    moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in params.items()}
+    step = 0
+    for epoch in range(epochs):
+        rate = 2e-3 * (0.5 ** (epoch // 10))
+        order = rng.permutation(len(x))
+        for start in range(0, len(x), 256):
+            batch = order[start:start + 256]
+            xb, yb = x[batch], y[batch]
+            pre = xb @ params["w1"] + params["b1"]
+            h = np.maximum(pre, 0)
+            logits = h @ params["w2"] + params["b2"]
+            logits -= logits.max(axis=1, keepdims=True)
+            p = np.exp(logits)
+            p /= p.sum(axis=1, keepdims=True)
+            p[np.arange(len(yb)), yb] -= 1
+            d_logits = p / len(yb)
+            d_h = d_logits @ params["w2"].T * (pre > 0)
+            grads = {"w2": h.T @ d_logits + 1e-4 * params["w2"], "b2": d_logits.sum(axis=0),
+                     "w1": xb.T @ d_h + 1e-4 * params["w1"], "b1": d_h.sum(axis=0)}
+            step += 1
+            for name, grad in grads.items():
+                m, v = moments[name]
+                m[:] = 0.9 * m + 0.1 * grad
+                v[:] = 0.999 * v + 0.001 * grad * grad
+                params[name] -= rate * (m / (1 - 0.9 ** step)) / (
+                    np.sqrt(v / (1 - 0.999 ** step)) + 1e-8)
+    return {"mean": mean.astype(np.float32), "scale": scale.astype(np.float32), **params}
+
+
+def accuracy(model: dict[str, np.ndarray], x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """(class accuracy, number accuracy ignoring which way up) on a set."""
+    h = np.maximum((x - model["mean"]) / model["scale"] @ model["w1"] + model["b1"], 0)
+    predicted = np.argmax(h @ model["w2"] + model["b2"], axis=1)
+    number = np.where(predicted == REJECT, -1, predicted // 2)
+    truth = np.where(y == REJECT, -1, y // 2)
+    return float((predicted == y).mean()), float((number == truth).mean())
+
+
+def main() -> None:
+    rng = np.random.default_rng(SEED)
+    x, y = make_set(rng, tuning_typefaces(), per_class=1500)
+    print(f"training on {len(x)} samples, {x.shape[1]} features", flush=True)
+    model = train(x, y, rng)
+    print("tuning typefaces (train set): class {:.4f}, number {:.4f}".format(
+        *accuracy(model, x, y)))
+    hx, hy = make_set(np.random.default_rng(SEED + 1), held_out_typefaces(), per_class=120)
+    print("held-out typefaces: class {:.4f}, number {:.4f}".format(
+        *accuracy(model, hx, hy)))
+    MODEL_PATH.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(MODEL_PATH, **{k: v.astype(np.float16) for k, v in model.items()})
+    print(f"wrote {MODEL_PATH} ({MODEL_PATH.stat().st_size // 1024} KB)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,194 @@
+"""The Plaza photo reader on rendered photos, bad input, the annotated copy, and the CLI."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.games.plaza_cards import Card, Colour, check_layout
+from tests.vision.render_plaza import render_photo
+from vision.cards import HandReading, PlazaReading, annotate, classify_ink, read_hand, read_plaza
+from vision.photo import UnreadablePhoto, decode_photo
+
+ROOT = Path(__file__).resolve().parents[2]
+SIZE = (1600, 1200)  # small renders keep the suite quick; the bench uses 12 MP
+R, G, Y, BR, BK = Colour.RED, Colour.GREEN, Colour.YELLOW, Colour.BROWN, Colour.BLACK
+
+# The Primer's Plaza after Mr. Smith's fill-in: runs in Red and Brown, a column of 5s (P5).
+PRIMER_PLAZA = (Card(R, 4), Card(R, 5), Card(R, 6), Card(R, 7), Card(Y, 5), Card(G, 5),
+                Card(BR, 6), Card(BR, 7), Card(BR, 8))
+# 6 and 9 side by side in columns, so a card turned 180° must still read right.
+SIXES_AND_NINES = (Card(BK, 6), Card(BK, 7), Card(BK, 8), Card(BK, 9), Card(G, 6), Card(Y, 6),
+                   Card(G, 9), Card(R, 9))
+
+
+def plaza_photo(seed: int, cards: tuple[Card, ...]):
+    return render_photo(seed, size=SIZE, cards=cards)
+
+
+def read_as(photo) -> set[Card]:
+    return {seen.card for seen in read_plaza(photo.image).cards}
+
+
+def test_the_primer_plaza_is_read_and_judged_legal():
+    photo = plaza_photo(11, PRIMER_PLAZA)
+    reading = read_plaza(photo.image)
+    assert {seen.card for seen in reading.cards} == set(PRIMER_PLAZA)
+    assert reading.unsure == ()
+    assert reading.legal is True and reading.problems == ()
+
+
+def test_a_stray_card_makes_the_layout_illegal_and_is_named():
+    stray = Card(BK, 11)
+    reading = read_plaza(plaza_photo(12, PRIMER_PLAZA + (stray,)).image)
+    assert {seen.card for seen in reading.cards} == set(PRIMER_PLAZA) | {stray}
+    assert reading.legal is False
+    assert reading.offending == (stray,)
+    assert reading.problems == tuple(p.reason for p in check_layout(PRIMER_PLAZA + (stray,))
+                                     .problems)
+
+
+def test_sixes_and_nines_read_right_whichever_way_up():
+    photo = plaza_photo(13, SIXES_AND_NINES)
+    assert any(placed.upside_down for placed in photo.cards)
+    assert read_as(photo) == set(SIXES_AND_NINES)
+
+
+def test_the_grid_puts_each_card_in_its_colour_row_and_number_column():
+    reading = read_plaza(plaza_photo(11, PRIMER_PLAZA).image)
+    for seen in reading.cards:
+        assert reading.grid[seen.card.colour.row][seen.card.number - 1] == seen.card
+    assert sum(card is not None for row in reading.grid for card in row) == len(reading.cards)
+
+
+def test_corners_lie_on_the_true_card():
+    photo = plaza_photo(11, PRIMER_PLAZA)
+    truth = {placed.card: np.array(placed.corners, np.float32) for placed in photo.cards}
+    for seen in read_plaza(photo.image).cards:
+        centre = np.mean(seen.corners, axis=0)
+        assert cv2.pointPolygonTest(truth[seen.card], tuple(map(float, centre)), False) > 0
+
+
+def test_a_hand_is_read_and_totalled_as_p3_says():
+    photo = render_photo(21, hand=True, size=SIZE,
+                         cards=(Card(R, 10), Card(G, 3), Card(BK, 4), Card(Y, 12)))
+    reading = read_hand(photo.image)
+    assert {seen.card for seen in reading.cards} == {placed.card for placed in photo.cards}
+    assert reading.total == 10 + 3 + 4 + 12
+
+
+def test_a_table_with_no_cards_gives_an_empty_reading():
+    from skimage import data
+    table = cv2.resize(cv2.cvtColor(data.coffee(), cv2.COLOR_RGB2BGR), SIZE)
+    reading = read_plaza(table)
+    assert reading.cards == () and reading.unsure == ()
+    assert read_hand(table) == HandReading(cards=(), unsure=(), total=0)
+
+
+@pytest.mark.parametrize("bad", [np.zeros((50, 50), np.uint8), np.zeros((50, 50, 4), np.uint8),
+                                 np.zeros((50, 50, 3), np.float32), "photo.jpg",
+                                 np.zeros((1, 1, 3), np.uint8)])
+def test_anything_but_a_colour_photo_array_is_refused_clearly(bad):
+    with pytest.raises(ValueError, match="photo|picture"):
+        read_plaza(bad)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(8, 96), st.integers(8, 96), st.integers(0, 2**32 - 1))
+def test_any_small_image_gives_a_consistent_reading(height, width, seed):
+    noise = np.random.default_rng(seed).integers(0, 256, (height, width, 3), dtype=np.uint8)
+    reading = read_plaza(noise)
+    assert isinstance(reading, PlazaReading)
+    assert len({seen.card for seen in reading.cards}) == len(reading.cards)
+    assert (reading.legal is None) == bool(reading.unsure)
+
+
+@pytest.mark.parametrize(("rgb", "colour"), [((0.8, 0.1, 0.12), R), ((0.1, 0.45, 0.2), G),
+                                             ((0.93, 0.78, 0.1), Y), ((0.45, 0.26, 0.13), BR),
+                                             ((0.12, 0.12, 0.12), BK)])
+def test_typical_inks_are_named_with_confidence(rgb, colour):
+    named, confidence = classify_ink(np.array(rgb))
+    assert named is colour and confidence > 0.5
+
+
+def test_bad_files_are_refused_with_a_reason():
+    with pytest.raises(UnreadablePhoto, match="empty"):
+        decode_photo(b"")
+    with pytest.raises(UnreadablePhoto, match="not a picture"):
+        decode_photo(b"this is text, not a photo")
+    jpeg = plaza_photo(11, PRIMER_PLAZA).jpeg
+    with pytest.raises(UnreadablePhoto):
+        decode_photo(jpeg[: len(jpeg) // 3] + b"\x00" * 10)
+
+
+@pytest.mark.slow
+def test_a_50_megapixel_photo_is_downscaled_and_read():
+    big = np.full((6000, 8400, 3), 90, np.uint8)
+    image = decode_photo(cv2.imencode(".jpg", big)[1].tobytes())
+    assert image.shape[0] * image.shape[1] <= 16_000_000
+    assert read_plaza(image).cards == ()
+
+
+def test_the_annotated_copy_outlines_cards_without_touching_the_photo():
+    photo = plaza_photo(12, PRIMER_PLAZA + (Card(BK, 11),))
+    original = photo.image.copy()
+    reading = read_plaza(photo.image)
+    marked = annotate(photo.image, reading)
+    assert marked.shape == photo.image.shape and np.array_equal(photo.image, original)
+    changed = np.any(marked != photo.image, axis=2)
+    for seen in reading.cards:
+        x, y = np.round(seen.corners[0]).astype(int)
+        window = changed[max(0, y - 3):y + 4, max(0, x - 3):x + 4]
+        assert window.any(), f"no outline at the corner of {seen.card}"
+    far = np.ones_like(changed)
+    for seen in reading.cards:
+        cv2.fillPoly(far, [np.round(seen.corners).astype(np.int32)], 0)
+    far = cv2.erode(far.astype(np.uint8), np.ones((25, 25), np.uint8)).astype(bool)
+    assert not changed[far].any()
+
+
+def run_cli(*arguments: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "vision", *arguments], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_cli_prints_one_json_line_per_photo_in_order(tmp_path):
+    good = tmp_path / "plaza.jpg"
+    good.write_bytes(plaza_photo(11, PRIMER_PLAZA).jpeg)
+    bad = tmp_path / "notes.jpg"
+    bad.write_text("not a photo")
+    result = run_cli("plaza", str(good), str(bad), str(good), "--json")
+    assert result.returncode == 0, result.stderr
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [line["photo"] for line in lines] == [str(good), str(bad), str(good)]
+    first = lines[0]
+    assert set(first) == {"photo", "cards", "unsure", "legal", "problems", "ms"}
+    assert {(c["colour"], c["number"]) for c in first["cards"]} == \
+        {(card.colour.value, card.number) for card in PRIMER_PLAZA}
+    assert all(len(c["corners"]) == 4 and 0 <= c["confidence"] <= 1 for c in first["cards"])
+    assert first["legal"] is True
+    assert set(lines[1]) == {"photo", "error"}
+
+
+def test_cli_hand_gives_the_total(tmp_path):
+    photo = tmp_path / "hand.jpg"
+    photo.write_bytes(render_photo(21, hand=True, size=SIZE,
+                                   cards=(Card(R, 10), Card(G, 3), Card(BK, 4))).jpeg)
+    result = run_cli("hand", str(photo), "--json")
+    line = json.loads(result.stdout)
+    assert result.returncode == 0 and line["total"] == 17 and "legal" not in line
+    summary = run_cli("hand", str(photo))
+    assert "total 17" in summary.stdout
+
+
+def test_cli_refuses_wrong_arguments():
+    assert run_cli("plaza").returncode != 0
+    assert run_cli("plaza", "x.jpg", "--colour").returncode != 0

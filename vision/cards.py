@@ -1,0 +1,473 @@
+"""Reading Plaza cards from a photo: a Plaza layout (checked by P5) or a hand (totalled by P3).
+
+The pipeline anchors on the big printed numerals, because card outlines fail where cards touch
+(Plaza rows) or where the table is pale (see /work/shared/notes/opencv-5-facts.md):
+1. Work on a copy of about 1600 px; divide each pixel by a local paper-white estimate, so ink
+   colour survives warm or cool light and shadow edges.
+2. Paper regions (bright, grey-ish after that division, holes filled) are single cards in a hand
+   or blocks of touching cards on a Plaza. Each region is turned upright along its own axes;
+   both axis choices are tried and the one whose numerals read best wins (cards on a Plaza share
+   one orientation, so one transform per block).
+3. Ink blobs on the paper are grouped into numerals (two digits side by side; a bar under 6/9),
+   read by a small classifier trained on many typefaces both ways up (vision/data/cards/), and
+   coloured from their ink. A numeral read with low confidence becomes an unsure card: never a
+   guess, since one wrong card flips a Plaza's legality.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.games.plaza_cards import COLOURS, Card, Colour, check_layout
+
+Corners = tuple[tuple[float, float], tuple[float, float], tuple[float, float],
+                tuple[float, float]]
+
+WORK_SIDE = 1600  # long side of the working copy, in pixels
+SURE = 0.8  # below this confidence (number and colour together) a card is reported unsure
+CARD_ASPECT = 88 / 63  # height / width of a Plaza card
+MODEL_PATH = Path(__file__).parent / "data" / "cards" / "numerals.npz"
+GLYPH = 24  # side of the square a numeral is resampled into for the classifier
+REJECT = 24  # classifier class for "not a numeral"; classes 2k, 2k+1 are number k+1 up, down
+
+
+@dataclass(frozen=True)
+class SeenCard:
+    card: Card
+    corners: Corners  # the card's own top-left, top-right, bottom-right, bottom-left
+    confidence: float
+
+
+@dataclass(frozen=True)
+class UnsureCard:
+    corners: Corners
+
+
+@dataclass(frozen=True)
+class PlazaReading:
+    cards: tuple[SeenCard, ...]
+    unsure: tuple[UnsureCard, ...]
+    grid: tuple[tuple[Card | None, ...], ...]  # one row per colour (Colour order), 12 columns
+    legal: bool | None  # None: unsure cards make the verdict uncertain
+    problems: tuple[str, ...]
+    offending: tuple[Card, ...]  # the cards that break P5
+
+
+@dataclass(frozen=True)
+class HandReading:
+    cards: tuple[SeenCard, ...]
+    unsure: tuple[UnsureCard, ...]
+    total: int  # P3: the sum of the numbers of the cards read (unsure cards not counted)
+
+
+def read_plaza(image: np.ndarray) -> PlazaReading:
+    """Every card on a Plaza photo, the P5 grid and verdict (uncertain when cards are unsure)."""
+    cards, unsure = _read_cards(image)
+    grid = [[None] * 12 for _ in COLOURS]
+    for seen in cards:
+        grid[seen.card.colour.row][seen.card.number - 1] = seen.card
+    verdict = check_layout(seen.card for seen in cards)
+    problems = tuple(problem.reason for problem in verdict.problems)
+    if unsure:
+        # A missed card can make a stranded card legal or the reverse: do not decide.
+        problems += (f"{len(unsure)} card(s) could not be read for sure: check them, "
+                     f"or take a sharper photo, before trusting the verdict.",)
+    return PlazaReading(cards=cards, unsure=unsure, grid=tuple(map(tuple, grid)),
+                        legal=None if unsure else verdict.legal, problems=problems,
+                        offending=tuple(problem.card for problem in verdict.problems))
+
+
+def read_hand(image: np.ndarray) -> HandReading:
+    """The cards left in a hand (lying apart) and their P3 total."""
+    cards, unsure = _read_cards(image)
+    return HandReading(cards=cards, unsure=unsure,
+                       total=sum(seen.card.number for seen in cards))
+
+
+def annotate(image: np.ndarray, reading: PlazaReading | HandReading) -> np.ndarray:
+    """A copy of the photo with each card outlined and labelled; unsure ones and cards that break
+    P5 stand out (orange dashes and red outlines)."""
+    _check_image(image)
+    marked = image.copy()
+    thickness = max(2, round(max(image.shape[:2]) / 600))
+    offending = set(getattr(reading, "offending", ()))
+    for seen in reading.cards:
+        colour = (40, 40, 230) if seen.card in offending else (60, 200, 60)
+        _outline(marked, seen.corners, colour, thickness)
+        _label(marked, seen.corners, str(seen.card) + (" !" if seen.card in offending else ""),
+               colour, thickness)
+    for unsure in reading.unsure:
+        _outline(marked, unsure.corners, (0, 165, 255), thickness)
+        _label(marked, unsure.corners, "?", (0, 165, 255), thickness)
+    return marked
+
+
+def _outline(image: np.ndarray, corners: Corners, colour: tuple[int, int, int],
+             thickness: int) -> None:
+    cv2.polylines(image, [np.round(corners).astype(np.int32)], True, colour, thickness,
+                  cv2.LINE_AA)
+
+
+def _label(image: np.ndarray, corners: Corners, text: str, colour: tuple[int, int, int],
+           thickness: int) -> None:
+    points = np.array(corners)
+    size = np.linalg.norm(points[1] - points[0]) / 90
+    x, y = points.mean(axis=0)
+    (width, height), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, size, thickness)
+    origin = (int(x - width / 2), int(y + height / 2))
+    cv2.putText(image, text, origin, cv2.FONT_HERSHEY_SIMPLEX, size, (255, 255, 255),
+                thickness * 3, cv2.LINE_AA)
+    cv2.putText(image, text, origin, cv2.FONT_HERSHEY_SIMPLEX, size, colour, thickness,
+                cv2.LINE_AA)
+
+
+def _check_image(image: object) -> None:
+    if not isinstance(image, np.ndarray) or image.dtype != np.uint8 or image.ndim != 3 \
+            or image.shape[2] != 3:
+        got = (f"{image.dtype} array of shape {image.shape}" if isinstance(image, np.ndarray)
+               else type(image).__name__)
+        raise ValueError(f"Expected a colour photo (BGR uint8 array of shape h × w × 3), "
+                         f"got a {got}.")
+    if min(image.shape[:2]) < 8:
+        raise ValueError(f"The picture is too small to read cards from "
+                         f"({image.shape[1]} × {image.shape[0]} pixels).")
+
+
+# ---------------------------------------------------------------------------------------------
+# Finding and reading numerals
+
+
+@dataclass(frozen=True)
+class _Numeral:
+    box: tuple[float, float, float, float]  # x, y, w, h in the upright frame of its region
+    labels: tuple[int, ...]  # ink components it is made of
+    probabilities: np.ndarray  # classifier output
+
+
+def _read_cards(image: np.ndarray) -> tuple[tuple[SeenCard, ...], tuple[UnsureCard, ...]]:
+    _check_image(image)
+    scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
+    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) \
+        if scale < 1 else image
+    normalised = _divide_by_paper(small)
+    paper = _paper_mask(small, normalised)
+    regions = _regions(paper)
+    found: list[tuple[SeenCard | UnsureCard, float]] = []
+    for region in regions:
+        found += _read_region(normalised, region, scale)
+    return _settle_duplicates(found)
+
+
+def _divide_by_paper(small: np.ndarray) -> np.ndarray:
+    """Each pixel divided by a local white estimate (per channel): paper ≈ 1 under any light."""
+    size = max(15, max(small.shape[:2]) // 20) | 1
+    white = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
+    white = cv2.blur(white, (size, size)).astype(np.float32)
+    return small.astype(np.float32) / np.maximum(white, 16.0)
+
+
+def _paper_mask(small: np.ndarray, normalised: np.ndarray) -> np.ndarray:
+    """Pixels of card stock: near the local white, not strongly coloured, and bright overall."""
+    low = normalised.min(axis=2)
+    spread = normalised.max(axis=2) - low
+    grey = small.max(axis=2)
+    bright = grey >= 0.45 * np.percentile(grey, 99)
+    return ((low > 0.72) & (spread < 0.22) & bright).astype(np.uint8)
+
+
+@dataclass(frozen=True)
+class _Region:
+    mask: np.ndarray  # filled paper region, full working size, uint8
+    rect: tuple[tuple[float, float], tuple[float, float], float]  # cv2.minAreaRect
+
+
+def _regions(paper: np.ndarray) -> list[_Region]:
+    """Paper regions with holes (numerals, artwork) filled: single cards or blocks of cards."""
+    side = max(paper.shape)
+    opened = cv2.morphologyEx(paper, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    regions = []
+    for contour in contours:
+        if cv2.contourArea(contour) < (side / 60) ** 2:
+            continue
+        mask = np.zeros_like(paper)
+        cv2.drawContours(mask, [contour], -1, 1, -1)
+        regions.append(_Region(mask=mask, rect=cv2.minAreaRect(contour)))
+    return regions
+
+
+def _read_region(normalised: np.ndarray, region: _Region, scale: float
+                 ) -> list[tuple[SeenCard | UnsureCard, float]]:
+    """The cards of one paper region, read along whichever of its two axes reads best."""
+    best: list[tuple[SeenCard | UnsureCard, float]] = []
+    best_score = 0.0
+    for turn in (0.0, 90.0):
+        cards, score = _read_upright(normalised, region, region.rect[2] + turn, scale)
+        if score > best_score:
+            best, best_score = cards, score
+    return best
+
+
+def _read_upright(normalised: np.ndarray, region: _Region, angle: float, scale: float
+                  ) -> tuple[list[tuple[SeenCard | UnsureCard, float]], float]:
+    (cx, cy), (w, h), _ = region.rect
+    if angle % 180 != region.rect[2] % 180:
+        w, h = h, w
+    margin = 4
+    size = (int(w) + 2 * margin, int(h) + 2 * margin)
+    turn = cv2.getRotationMatrix2D((cx, cy), angle, 1.0)
+    turn[:, 2] += (size[0] / 2 - cx, size[1] / 2 - cy)
+    upright = cv2.warpAffine(normalised, turn, size, flags=cv2.INTER_LINEAR,
+                             borderValue=(1.0, 1.0, 1.0))
+    inside = cv2.warpAffine(region.mask, turn, size, flags=cv2.INTER_NEAREST)
+    ink = np.clip(1.0 - upright.min(axis=2), 0, 1)
+    numerals, labels = _find_numerals(ink, inside)
+    if not numerals:
+        return [], 0.0
+    back = cv2.invertAffineTransform(turn)
+    card_size = _card_size(numerals, inside)
+    found = []
+    for numeral in numerals:
+        found.append(_card_from(numeral, upright, ink, labels, card_size, back, scale))
+    score = sum(float(1 - numeral.probabilities[REJECT]) for numeral in numerals)
+    return found, score
+
+
+def _find_numerals(ink: np.ndarray, inside: np.ndarray) -> tuple[list[_Numeral], np.ndarray]:
+    """Ink blobs on the paper, grouped into numerals and classified; small ones (corner indices)
+    and those the classifier rejects are dropped."""
+    mask = ((ink > 0.38) & (inside > 0)).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    height, width = ink.shape
+    blobs = []
+    for label in range(1, count):
+        x, y, w, h, area = (int(v) for v in stats[label])
+        if h < 9 or x <= 1 or y <= 1 or x + w >= width - 1 or y + h >= height - 1:
+            continue
+        if area < 0.08 * w * h:  # a frame or ring around the card, not a numeral
+            continue
+        blobs.append((x, y, w, h, label))
+    groups = _group_digits(blobs)
+    if not groups:
+        return [], labels
+    boxes = [group[0] for group in groups]
+    probabilities = classify(np.stack([features(ink, box) for box in boxes]))
+    numerals = [_Numeral(box=box, labels=group[1], probabilities=p)
+                for (box, group), p in zip(zip(boxes, groups, strict=True), probabilities,
+                                           strict=True)
+                if p[REJECT] < 0.5]
+    if not numerals:
+        return [], labels
+    tall = np.percentile([numeral.box[3] for numeral in numerals], 90)
+    return [numeral for numeral in numerals if numeral.box[3] >= 0.55 * tall], labels
+
+
+def _group_digits(blobs: list[tuple[int, int, int, int, int]]
+                  ) -> list[tuple[tuple[float, float, float, float], tuple[int, ...]]]:
+    """Join blobs side by side of similar height (10, 11, 12) and a flat bar just under or over a
+    digit (the mark of 6 and 9). Returns (box, labels) per group."""
+    digits = [b for b in blobs if b[3] >= 0.6 * b[2] or b[3] >= 14]
+    bars = [b for b in blobs if b not in digits]
+    digits.sort(key=lambda b: b[0])
+    groups: list[list[tuple[int, int, int, int, int]]] = []
+    used: set[int] = set()
+    for i, first in enumerate(digits):
+        if first[4] in used:
+            continue
+        group = [first]
+        used.add(first[4])
+        for second in digits[i + 1:]:
+            if second[4] in used or len(group) == 2:
+                continue
+            x, y, w, h, _ = group[-1]
+            overlap = min(y + h, second[1] + second[3]) - max(y, second[1])
+            similar = 0.6 < second[3] / h < 1.6
+            if similar and overlap > 0.6 * min(h, second[3]) \
+                    and second[0] - (x + w) < 0.45 * min(h, second[3]):
+                group.append(second)
+                used.add(second[4])
+        groups.append(group)
+    result = []
+    for group in groups:
+        x0 = min(b[0] for b in group)
+        y0 = min(b[1] for b in group)
+        x1 = max(b[0] + b[2] for b in group)
+        y1 = max(b[1] + b[3] for b in group)
+        h = y1 - y0
+        for bar in bars:
+            bx, by, bw, bh, _ = bar
+            centred = x0 - 0.2 * h < bx + bw / 2 < x1 + 0.2 * h and bw > 1.5 * bh
+            near = -0.35 * h < by - y1 < 0.35 * h or -0.35 * h < y0 - (by + bh) < 0.35 * h
+            if centred and near and bw < 1.6 * (x1 - x0) + 4:
+                group.append(bar)
+        x0 = min(b[0] for b in group)
+        y0 = min(b[1] for b in group)
+        x1 = max(b[0] + b[2] for b in group)
+        y1 = max(b[1] + b[3] for b in group)
+        result.append(((x0, y0, x1 - x0, y1 - y0), tuple(b[4] for b in group)))
+    return result
+
+
+def _card_size(numerals: list[_Numeral], inside: np.ndarray) -> tuple[float, float]:
+    """Card width and height in the upright frame: from the spacing of neighbours in a row
+    (cards in a Plaza row touch), else from a region holding a single card."""
+    centres = np.array([(x + w / 2, y + h / 2, h) for x, y, w, h in
+                        (numeral.box for numeral in numerals)])
+    spacings = []
+    for x, y, h in centres:
+        same_row = np.abs(centres[:, 1] - y) < 0.4 * h
+        dx = centres[same_row, 0] - x
+        dx = dx[(dx > 1.2 * h) & (dx < 4.0 * h)]
+        if dx.size:
+            spacings.append(dx.min())
+    if len(numerals) == 1 or not spacings:
+        ys, xs = np.nonzero(inside)
+        width, height = float(np.ptp(xs) + 1), float(np.ptp(ys) + 1)
+        if len(numerals) == 1 and 1.1 < height / max(width, 1) < 1.8:
+            return width, height
+        width = 2.2 * float(np.median(centres[:, 2]))
+        return width, width * CARD_ASPECT
+    width = float(np.median(spacings))
+    return width, width * CARD_ASPECT
+
+
+def _card_from(numeral: _Numeral, upright: np.ndarray, ink: np.ndarray, labels: np.ndarray,
+               card_size: tuple[float, float], back: np.ndarray, scale: float
+               ) -> tuple[SeenCard | UnsureCard, float]:
+    x, y, w, h = numeral.box
+    down = numeral.probabilities[1:REJECT:2].sum() > numeral.probabilities[0:REJECT:2].sum()
+    half_w, half_h = card_size[0] / 2, card_size[1] / 2
+    cx, cy = x + w / 2, y + h / 2
+    box = np.array([[cx - half_w, cy - half_h], [cx + half_w, cy - half_h],
+                    [cx + half_w, cy + half_h], [cx - half_w, cy + half_h]])
+    if down:  # the card's own top-left is at the bottom-right
+        box = np.roll(box, 2, axis=0)
+    photo = (box @ back[:, :2].T + back[:, 2]) / scale
+    corners = tuple((round(float(px), 1), round(float(py), 1)) for px, py in photo)
+    number_p = numeral.probabilities[0:REJECT:2] + numeral.probabilities[1:REJECT:2]
+    number = int(np.argmax(number_p)) + 1
+    colour, colour_confidence = ink_colour(upright, ink, labels, numeral)
+    confidence = float(number_p[number - 1]) * colour_confidence
+    if confidence < SURE:
+        return UnsureCard(corners=corners), confidence
+    return SeenCard(Card(colour, number), corners, round(confidence, 3)), confidence
+
+
+def _settle_duplicates(found: list[tuple[SeenCard | UnsureCard, float]]
+                       ) -> tuple[tuple[SeenCard, ...], tuple[UnsureCard, ...]]:
+    """The pack has one of each card (P1): a card read twice keeps its best reading; the other
+    places become unsure."""
+    cards: dict[Card, SeenCard] = {}
+    unsure: list[UnsureCard] = []
+    for item, _ in sorted(found, key=lambda pair: -pair[1]):
+        if isinstance(item, UnsureCard):
+            unsure.append(item)
+        elif item.card in cards:
+            unsure.append(UnsureCard(item.corners))
+        else:
+            cards[item.card] = item
+    return tuple(sorted(cards.values(), key=lambda seen: seen.card)), tuple(unsure)
+
+
+# ---------------------------------------------------------------------------------------------
+# Ink colour
+
+
+# Typical inks (RGB relative to the paper white), several per colour: decks differ.
+INK_PROTOTYPES: dict[Colour, tuple[tuple[float, float, float], ...]] = {
+    Colour.RED: ((0.80, 0.12, 0.14), (0.88, 0.25, 0.2), (0.7, 0.1, 0.2), (0.9, 0.3, 0.3)),
+    Colour.GREEN: ((0.12, 0.5, 0.24), (0.1, 0.4, 0.15), (0.2, 0.6, 0.4), (0.3, 0.55, 0.2)),
+    Colour.YELLOW: ((0.92, 0.75, 0.08), (0.95, 0.82, 0.25), (0.88, 0.66, 0.05), (0.95, 0.9, 0.3)),
+    Colour.BROWN: ((0.47, 0.27, 0.14), (0.55, 0.33, 0.18), (0.38, 0.22, 0.12), (0.6, 0.4, 0.25)),
+    Colour.BLACK: ((0.1, 0.1, 0.1), (0.2, 0.18, 0.18), (0.06, 0.08, 0.12), (0.25, 0.23, 0.2)),
+}
+
+
+@cache
+def _prototype_lab() -> tuple[np.ndarray, np.ndarray]:
+    colours, rgbs = [], []
+    for colour, shades in INK_PROTOTYPES.items():
+        for shade in shades:
+            colours.append(colour.row)
+            rgbs.append(shade)
+    return np.array(colours), _lab(np.array(rgbs, np.float32))
+
+
+def _lab(rgb: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(np.clip(rgb, 0, 1).reshape(-1, 1, 3).astype(np.float32),
+                        cv2.COLOR_RGB2Lab).reshape(-1, 3)
+
+
+def ink_colour(upright: np.ndarray, ink: np.ndarray, labels: np.ndarray, numeral: _Numeral
+               ) -> tuple[Colour, float]:
+    """The colour of a numeral's ink (its darkest, solid pixels) and a confidence 0..1."""
+    x, y, w, h = (int(v) for v in numeral.box)
+    window = labels[y:y + h, x:x + w]
+    strokes = np.isin(window, numeral.labels)
+    inkness = ink[y:y + h, x:x + w][strokes]
+    if inkness.size == 0:
+        return Colour.BLACK, 0.0
+    core = inkness >= np.percentile(inkness, 50)
+    bgr = upright[y:y + h, x:x + w][strokes][core].mean(axis=0)
+    return classify_ink(bgr[::-1])
+
+
+def classify_ink(rgb: np.ndarray) -> tuple[Colour, float]:
+    """Nearest prototype ink in Lab; confidence from how much nearer it is than other colours."""
+    rows, prototypes = _prototype_lab()
+    distances = np.linalg.norm(prototypes - _lab(np.asarray(rgb, np.float32)), axis=1)
+    per_colour = np.array([distances[rows == row].min() for row in range(len(COLOURS))])
+    order = np.argsort(per_colour)
+    nearest, second = per_colour[order[0]], per_colour[order[1]]
+    confidence = float(np.clip((second - nearest) / max(second, 1e-6) * 2.5, 0, 1))
+    return COLOURS[order[0]], confidence
+
+
+# ---------------------------------------------------------------------------------------------
+# Numeral classifier: features and a small two-layer network (weights in vision/data/cards)
+
+
+def features(ink: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+    """A numeral's ink, resampled into a GLYPH square keeping its aspect, plus gradient
+    orientation histograms and its aspect ratio."""
+    x, y, w, h = (int(round(v)) for v in box)
+    patch = ink[max(0, y):y + h, max(0, x):x + w]
+    side = max(patch.shape)
+    square = np.zeros((side, side), np.float32)
+    top, left = (side - patch.shape[0]) // 2, (side - patch.shape[1]) // 2
+    square[top:top + patch.shape[0], left:left + patch.shape[1]] = patch
+    glyph = cv2.resize(square, (GLYPH, GLYPH), interpolation=cv2.INTER_AREA)
+    glyph /= max(float(glyph.max()), 1e-3)
+    gx = cv2.Sobel(glyph, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(glyph, cv2.CV_32F, 0, 1, ksize=3)
+    magnitude = np.hypot(gx, gy)
+    bins = ((np.arctan2(gy, gx) + math.pi) / (2 * math.pi) * 8).astype(int) % 8
+    cells = (np.arange(GLYPH) // 4)
+    cell_index = (cells[:, None] * (GLYPH // 4) + cells[None, :]) * 8 + bins
+    histogram = np.bincount(cell_index.ravel(), magnitude.ravel(),
+                            minlength=(GLYPH // 4) ** 2 * 8).astype(np.float32)
+    histogram /= max(float(np.linalg.norm(histogram)), 1e-3)
+    aspect = np.float32(math.log(max(w, 1) / max(h, 1)))
+    return np.concatenate([glyph.ravel(), histogram * 4, [aspect]]).astype(np.float32)
+
+
+@cache
+def _model() -> dict[str, np.ndarray]:
+    with np.load(MODEL_PATH) as data:
+        return {name: data[name].astype(np.float32) for name in data.files}
+
+
+def classify(batch: np.ndarray) -> np.ndarray:
+    """Class probabilities (REJECT + 1 classes) for a batch of feature vectors."""
+    model = _model()
+    hidden = np.maximum((batch - model["mean"]) / model["scale"] @ model["w1"] + model["b1"], 0)
+    logits = hidden @ model["w2"] + model["b2"]
+    logits -= logits.max(axis=1, keepdims=True)
+    odds = np.exp(logits)
+    return odds / odds.sum(axis=1, keepdims=True)

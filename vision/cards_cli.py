@@ -1,0 +1,62 @@
+"""`python -m vision plaza PHOTO... [--json]` and `python -m vision hand PHOTO... [--json]`."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+import numpy as np
+
+from vision.cards import HandReading, PlazaReading, SeenCard, UnsureCard, read_hand, read_plaza
+from vision.cli import run_photos
+
+
+def add_commands(commands: argparse._SubParsersAction) -> None:
+    for name, helptext, run in (
+            ("plaza", "read a Plaza layout and check it (P5)", _run_plaza),
+            ("hand", "read the cards left in a hand and total them (P3)", _run_hand)):
+        command = commands.add_parser(name, help=helptext, description=helptext)
+        command.add_argument("photos", nargs="+", metavar="PHOTO")
+        command.add_argument("--json", action="store_true", help="one JSON object per line")
+        command.set_defaults(run=run)
+
+
+def plaza_json(image: np.ndarray) -> dict[str, Any]:
+    reading = read_plaza(image)
+    return {**_cards_json(reading), "legal": reading.legal, "problems": list(reading.problems)}
+
+
+def hand_json(image: np.ndarray) -> dict[str, Any]:
+    reading = read_hand(image)
+    return {**_cards_json(reading), "total": reading.total}
+
+
+def _cards_json(reading: PlazaReading | HandReading) -> dict[str, Any]:
+    return {"cards": [_card_json(seen) for seen in reading.cards],
+            "unsure": [{"corners": _corners(unsure)} for unsure in reading.unsure]}
+
+
+def _card_json(seen: SeenCard) -> dict[str, Any]:
+    return {"colour": seen.card.colour.value, "number": seen.card.number,
+            "corners": _corners(seen), "confidence": seen.confidence}
+
+
+def _corners(card: SeenCard | UnsureCard) -> list[list[float]]:
+    return [[x, y] for x, y in card.corners]
+
+
+def _summary(result: dict[str, Any]) -> str:
+    cards = ", ".join(f"{card['number']} {card['colour']}" for card in result["cards"]) or "no cards"
+    unsure = f", {len(result['unsure'])} unsure" if result["unsure"] else ""
+    if "total" in result:
+        return f"{cards}{unsure}; total {result['total']}"
+    verdict = {True: "legal", False: "NOT legal", None: "legality uncertain"}[result["legal"]]
+    return f"{cards}{unsure}; {verdict}" + "".join(f"\n  {p}" for p in result["problems"])
+
+
+def _run_plaza(arguments: argparse.Namespace) -> int:
+    return run_photos(arguments.photos, plaza_json, _summary, arguments.json)
+
+
+def _run_hand(arguments: argparse.Namespace) -> int:
+    return run_photos(arguments.photos, hand_json, _summary, arguments.json)
