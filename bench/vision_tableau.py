@@ -1,0 +1,140 @@
+"""Tableau photo checks on rendered table photos: accuracy against the issue's targets, and time.
+
+    .venv/bin/python bench/vision_tableau.py [--set held-out|tune] [--fits 140] [--counts 60]
+                                             [--size 4000x3000] [--seed 0]
+
+Renders (tests/vision/render_jigsaw.py) two-piece photos for every fit case and 4 × 4
+rectangles with 0-16 wrong or missing pieces, encodes them as JPEG, and times decode_photo +
+check_fit / count_pieces on one core. The picture each check is made against is itself made
+the way a user would: a rendered box-cover photo, rectified from four marked corners. The
+held-out set uses pictures and surfaces the reader was not tuned on, and other seeds.
+Prints rates with their counts, per-case results, median and p90 time, and peak memory.
+"""
+
+from __future__ import annotations
+
+import os
+
+for variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[variable] = "1"
+
+import argparse  # noqa: E402
+import collections  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+import tracemalloc  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.vision import render_jigsaw as render  # noqa: E402
+from vision.jigsaw import check_fit, count_pieces  # noqa: E402
+from vision.photo import decode_photo  # noqa: E402
+from vision.pictures import Picture, picture_from_cover  # noqa: E402
+
+cv2.setNumThreads(1)
+SETS = {"tune": (render.TUNE_PICTURES, render.TUNE_SURFACES, 0),
+        "held-out": (render.HELD_OUT_PICTURES, render.HELD_OUT_SURFACES, 500_000)}
+
+
+def pictures_for(names: tuple[str, ...], seed: int) -> dict[str, Picture]:
+    made = {}
+    for offset, name in enumerate(names):
+        jpeg, corners = render.cover_photo(name, seed + offset)
+        made[name] = picture_from_cover(name, decode_photo(jpeg), corners)
+    return made
+
+
+def timed(function, *arguments):
+    started = time.perf_counter()
+    result = function(*arguments)
+    return result, time.perf_counter() - started
+
+
+def rate(part: int, whole: int) -> str:
+    return f"{part / whole:6.1%} ({part}/{whole})" if whole else "   n/a"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--set", choices=SETS, default="held-out")
+    parser.add_argument("--fits", type=int, default=140)
+    parser.add_argument("--counts", type=int, default=60)
+    parser.add_argument("--size", default="4000x3000")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--verbose", action="store_true")
+    arguments = parser.parse_args()
+    names, surfaces, base_seed = SETS[arguments.set]
+    base_seed += arguments.seed
+    size = tuple(int(v) for v in arguments.size.split("x"))
+    render_scale = min(1.0, 1400 / size[0])  # draw at about 1400 px wide, then resize
+    pictures = pictures_for(names, base_seed)
+    times: list[float] = []
+    peak = 0
+    per_case: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    for index in range(arguments.fits):
+        case = render.FIT_CASES[index % len(render.FIT_CASES)]
+        photo = render.fit_photo(names, surfaces, case, base_seed + index, size, render_scale)
+        tracemalloc.start()
+        started = time.perf_counter()
+        verdict = check_fit(decode_photo(photo.jpeg), pictures[photo.picture])
+        times.append(time.perf_counter() - started)
+        peak = max(peak, tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+        outcome = ("unsure" if verdict.fit is None else "accept" if verdict.fit else "reject")
+        per_case[case][outcome] += 1
+        per_case[case]["reason-right"] += verdict.reason == render.EXPECTED_REASON[case]
+        if arguments.verbose:
+            print(f"fit {index:4d} {case:16s} {photo.picture:22s} -> {verdict.reason:18s} "
+                  f"{verdict.confidence:.2f}", flush=True)
+    exact = exact_split = count_unsure = 0
+    for index in range(arguments.counts):
+        photo = render.count_photo(names, surfaces, base_seed + 100_000 + index, size,
+                                   render_scale)
+        started = time.perf_counter()
+        counted = count_pieces(decode_photo(photo.jpeg), pictures[photo.picture])
+        times.append(time.perf_counter() - started)
+        exact += counted.right == photo.right
+        exact_split += (counted.right, counted.wrong, counted.missing) == (
+            photo.right, photo.wrong, photo.missing)
+        count_unsure += not counted.sure
+        if arguments.verbose:
+            print(f"count {index:3d} {photo.picture:22s} truth r{photo.right:2d} "
+                  f"w{photo.wrong:2d} m{photo.missing:2d} -> r{counted.right:2d} "
+                  f"w{counted.wrong:2d} m{counted.missing:2d}", flush=True)
+    fits = per_case["fit"]
+    non_fit = [c for c in render.FIT_CASES if c != "fit"]
+    non_total = sum(sum(per_case[c][o] for o in ("accept", "reject", "unsure")) for c in non_fit)
+    fit_total = sum(fits[o] for o in ("accept", "reject", "unsure"))
+    all_unsure = sum(per_case[c]["unsure"] for c in render.FIT_CASES)
+    rotated = per_case["rotated"]
+    print(f"set: {arguments.set} ({', '.join(names)}; surfaces {', '.join(surfaces)}), "
+          f"photos {size[0]}x{size[1]}, seed {base_seed}")
+    print(f"false accepts (non-fit called fit):  "
+          f"{rate(sum(per_case[c]['accept'] for c in non_fit), non_total)}   target <= 0.5%")
+    print(f"false accepts on rotated pieces:     "
+          f"{rate(rotated['accept'], sum(rotated[o] for o in ('accept', 'reject', 'unsure')))}"
+          "   target <= 0.1%")
+    print(f"true accepts (fit called fit):       {rate(fits['accept'], fit_total)}"
+          "   target >= 98%")
+    print(f"unsure (all fit photos):             {rate(all_unsure, non_total + fit_total)}"
+          "   target <= 3%")
+    print(f"exact counts (right, so 16 - right): {rate(exact, arguments.counts)}"
+          "   target >= 95%")
+    print(f"exact right/wrong/missing split:     {rate(exact_split, arguments.counts)}")
+    print(f"counts with no rectangle placed:     {rate(count_unsure, arguments.counts)}")
+    print("per case: accept / reject / unsure / reason as expected")
+    for case in render.FIT_CASES:
+        counts = per_case[case]
+        print(f"  {case:16s} {counts['accept']:4d} {counts['reject']:4d} {counts['unsure']:4d}"
+              f" {counts['reason-right']:4d}")
+    print(f"time per photo, decode included, one core: median {np.median(times):.3f} s, "
+          f"p90 {np.percentile(times, 90):.3f} s, max {max(times):.3f} s over {len(times)}")
+    print(f"peak traced memory in check_fit: {peak / 2**20:.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()
