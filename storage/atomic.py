@@ -34,6 +34,10 @@ def fsync_directory(directory: Path) -> None:
         os.close(descriptor)
 
 
+# fdatasync skips the file's timestamps but still flushes its size; macOS has only fsync.
+_sync_data = getattr(os, "fdatasync", os.fsync)
+
+
 def atomic_write_bytes(path: Path, content: bytes, *, sync_directory: bool = True) -> None:
     """Replace `path` with `content` so that a crash leaves either the old or the new file.
 
@@ -44,7 +48,7 @@ def atomic_write_bytes(path: Path, content: bytes, *, sync_directory: bool = Tru
         with open(temporary, "wb") as handle:
             handle.write(content)
             handle.flush()
-            os.fsync(handle.fileno())
+            _sync_data(handle.fileno())
         os.replace(temporary, path)
     except BaseException:
         temporary.unlink(missing_ok=True)

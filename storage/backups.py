@@ -65,6 +65,14 @@ class BackupStore:
         return [name for name in files
                 if not newest or not self._unchanged(name, self.folder / newest[0] / name)]
 
+    def holds_exactly(self, files: list[str]) -> bool:
+        """Whether the newest backup has these files, unchanged, and no others."""
+        newest = self.ids()[:1]
+        if not newest or self.changed(files):
+            return False
+        copies = self.folder / newest[0]
+        return sum(1 for _ in copies.rglob("*.json")) == len(files)
+
     def _unchanged(self, name: str, copy: Path) -> bool:
         try:
             return _same_file_contents_expected((self.data_folder / name).stat(), copy.stat())

@@ -191,8 +191,11 @@ class FolderFiles:
         return self._backups.list()
 
     def backup(self) -> str | None:
+        """A new backup, unless the newest one already holds exactly the data files."""
         files = self._data_files()
-        return self._backups.snapshot(files) if files else None
+        if not files or self._backups.holds_exactly(files):
+            return None
+        return self._backups.snapshot(files)
 
     def restore(self, backup_id: str) -> str:
         """Make the data folder what backup `backup_id` holds; returns the id of a backup of the

@@ -27,7 +27,7 @@ from tinydb.table import Document, Table
 
 from companion.core.codec import JSON, from_json, to_json
 from companion.core.errors import InvalidName, InvalidSetup, TablemateError
-from companion.core.game import Event, Game
+from companion.core.game import Event, Game, event_to_json
 from companion.core.match import GameLookup, Match, MatchState, match_from_json, match_to_json, record, replay
 from companion.core.players import Player, clean_name
 from companion.core.types import MatchId, NightId, PlayerId
@@ -255,7 +255,15 @@ class MatchRepository:
         with context.lock:
             match, state = self._load(match_id)
             game = context.games(match.game)
-            return self._store(*record(match, game, event, context.clock(), state), game)
+            match, state = record(match, game, event, context.clock(), state)
+
+            def add_event(doc: dict[str, JSON]) -> None:
+                # Only the new event is serialised, however long the log already is.
+                doc["events"].append(event_to_json(event))
+                doc["updated_at"] = match.updated_at
+
+            self._match_table(match.id).update(add_event, doc_ids=[MATCH_DOCUMENT])  # type: ignore[list-item]
+            return self._remember(match, state, game)
 
     def save(self, match: Match) -> MatchState:
         """Replace a stored match's whole log (after an undo or a correction, G2)."""
@@ -263,7 +271,9 @@ class MatchRepository:
         with context.lock:
             self._load(match.id)
             game = context.games(match.game)
-            return self._store(match, replay(match, game), game)[1]
+            state = replay(match, game)
+            self._write(match, game)
+            return self._remember(match, state, game)[1]
 
     def delete(self, match_id: MatchId) -> None:
         """Remove a match (the automatic backups still hold it for a while)."""
@@ -301,8 +311,8 @@ class MatchRepository:
                     summaries.append(summarize(match, context.games(match.game), state))
             self._put_summaries(summaries)
 
-    def _store(self, match: Match, state: MatchState, game: Game) -> tuple[Match, MatchState]:
-        self._write(match, game)
+    def _remember(self, match: Match, state: MatchState, game: Game) -> tuple[Match, MatchState]:
+        """Keep the stored match in memory, and its summary in the index if that changed."""
         self._context.loaded[match.id] = match, state
         summary = summarize(match, game, state)
         if to_json(summary) != self._table().get(doc_id=match.id):  # type: ignore[arg-type]
@@ -317,9 +327,11 @@ class MatchRepository:
             raise NotFound(f"There is no game night {match.night!r}.")
 
     def _write(self, match: Match, game: Game) -> None:
-        database = self._context.files.database(match_file(match.id))
-        database.table(MATCH_TABLE).upsert(
+        self._match_table(match.id).upsert(
             Document(match_to_json(match, game), doc_id=MATCH_DOCUMENT))  # type: ignore[arg-type]
+
+    def _match_table(self, match_id: MatchId) -> Table:
+        return self._context.files.database(match_file(match_id)).table(MATCH_TABLE)
 
     def _load(self, match_id: MatchId) -> tuple[Match, MatchState]:
         context = self._context

@@ -166,11 +166,14 @@ def test_interrupted_write_leaves_no_temporary_file_behind(tmp_path):
 def test_backups_roll_and_share_unchanged_files(tmp_path):
     with open_at(tmp_path, keep_backups=3) as library:
         library.matches.create(new_match())
-    for _ in range(4):
-        with open_at(tmp_path, keep_backups=3):
-            pass
+        library.matches.create(new_match("m2"))
+    for n in range(4):
+        with open_at(tmp_path, keep_backups=3) as library:
+            library.matches.append_event(MatchId("m2"), scored(n))  # m1 stays unchanged
     with open_at(tmp_path, keep_backups=3) as library:
         backups = library.list_backups()
+    with open_at(tmp_path, keep_backups=3) as library:
+        assert library.list_backups() == backups  # nothing changed: no new backup
     assert len(backups) == 3
     assert [b.id for b in backups] == sorted((b.id for b in backups), reverse=True)
     copies = [tmp_path / "backups" / b.id / "matches" / "m1.json" for b in backups]
