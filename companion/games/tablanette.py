@@ -41,6 +41,8 @@ MAJORITY_OVER = 27  # N6: "more than twenty-seven cards"
 HONOURS = {"kings": KING, "queens": QUEEN, "jacks": JACK, "tens": 10, "aces": ACE}
 # How many of each counted rank a pack holds; "tens" are those besides the 10 of diamonds.
 PACK_HOLDS = {name: 3 if rank == 10 else 4 for name, rank in HONOURS.items()}
+# One card standing for each counted rank, for points and values (suits do not matter there).
+_STANDS_FOR = {name: Card(rank, Suit.SPADES) for name, rank in HONOURS.items()}
 
 
 @dataclass(frozen=True)
@@ -238,9 +240,8 @@ def _dealer_seat(state: TablanetteState) -> int:
 
 
 def _score(pile: Pile, event: PackResult, options: TablanetteOptions, before: int) -> PackScore:
-    by_rank = sum(getattr(pile, name) * card_points(Card(rank, Suit.SPADES),
-                                                    count_aces=options.count_aces)
-                  for name, rank in HONOURS.items() if name != "aces" or options.count_aces)
+    by_rank = sum(getattr(pile, name) * card_points(_STANDS_FOR[name], count_aces=options.count_aces)
+                  for name in HONOURS if name != "aces" or options.count_aces)
     singles = sum(card_points(special) for special, holder in _specials(event)
                   if holder == pile.player)
     majority = majority_points(pile.cards, options)
@@ -319,19 +320,24 @@ def _check_pile(pile: Pile, event: PackResult) -> None:
                            "counts the played card and the cards taken, all in the pile (N4).")
 
 
-def _known_cards(pile: Pile, event: PackResult) -> list[int]:
-    """The ranks of the cards the entry pins down in this pile (one entry per card)."""
-    ranks = [rank for name, rank in HONOURS.items() for _ in range(getattr(pile, name) or 0)]
-    return ranks + [special.rank for special, holder in _specials(event) if holder == pile.player]
+def _known_cards(pile: Pile, event: PackResult) -> list[Card]:
+    """The cards the entry pins down in this pile (a stand-in of the right rank for counts)."""
+    counted = [_STANDS_FOR[name] for name in HONOURS for _ in range(getattr(pile, name) or 0)]
+    return counted + [special for special, holder in _specials(event) if holder == pile.player]
 
 
-_PLAIN_CARDS = tuple(c for c in FULL_PACK if c.rank in range(ACE, 10) and c != TWO_OF_CLUBS)
+def _highest_values(aces_known: bool) -> tuple[int, ...]:
+    """Capture values of the cards an entry leaves open (aces unless counted, 2-9 but the 2 of
+    clubs), highest first, aces as 11."""
+    return tuple(sorted((max(capture_values(c)) for c in FULL_PACK
+                         if c.rank in range(ACE if not aces_known else 2, 10)
+                         and c != TWO_OF_CLUBS), reverse=True))
 
 
-def _most_capture_value(known_ranks: list[int], unknown: int, aces_known: bool) -> int:
+_OPEN_VALUES = {aces_known: _highest_values(aces_known) for aces_known in (False, True)}
+
+
+def _most_capture_value(known: list[Card], unknown: int, aces_known: bool) -> int:
     """The highest total capture value a pile can have: the cards the entry pins down, and for the
-    rest the highest of the cards it leaves open (aces as 11)."""
-    known = sum(max(capture_values(Card(rank, Suit.SPADES))) for rank in known_ranks)
-    open_values = sorted((max(capture_values(c)) for c in _PLAIN_CARDS
-                          if not (aces_known and c.rank == ACE)), reverse=True)
-    return known + sum(open_values[:unknown])
+    rest the highest of the cards it leaves open."""
+    return sum(max(capture_values(c)) for c in known) + sum(_OPEN_VALUES[aces_known][:unknown])

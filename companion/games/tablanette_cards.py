@@ -199,7 +199,13 @@ def _disjoint_unions(groups: list[int]) -> dict[int, tuple[int, ...]]:
 
 
 def _cards_of(table: Sequence[Card], mask: int) -> tuple[Card, ...]:
-    return tuple(c for index, c in enumerate(table) if mask >> index & 1)
+    """The cards whose bits are set, in table order (walks the set bits only)."""
+    found = []
+    while mask:
+        lowest = mask & -mask
+        found.append(table[lowest.bit_length() - 1])
+        mask ^= lowest
+    return tuple(found)
 
 
 def _check_one_of_each(cards: Sequence[Card]) -> None:
