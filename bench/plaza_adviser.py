@@ -3,7 +3,8 @@
 Prints the median, 95th percentile and worst time per pair (target: worst <= 50 ms), the same for
 a naive baseline that tests all 2,048 subsets of the hand with the same fast layout test (on the
 first 100 pairs, measured in this run), the hardest hand we know (every one of the 2,047 non-empty
-subsets is a legal play), and the adviser's peak memory.
+subsets is a legal play), and the adviser's peak memory. The adviser is timed twice: by the wall
+clock, and by the CPU time of this thread (which leaves out time the machine gave to others).
 
 Run: .venv/bin/python bench/plaza_adviser.py [pairs] [seed]
 """
@@ -53,12 +54,13 @@ def naive_plays(plaza: list[Card], hand: list[Card]) -> list[tuple[Card, ...]]:
             if not any(stranded(rows_of([*plaza, *chosen])))]
 
 
-def timings_ms(pairs: list[Pair], advise: Callable[[list[Card], list[Card]], object]) -> list[float]:
+def timings_ms(pairs: list[Pair], advise: Callable[[list[Card], list[Card]], object],
+               clock: Callable[[], float] = time.perf_counter) -> list[float]:
     result = []
     for plaza, hand in pairs:
-        start = time.perf_counter()
+        start = clock()
         advise(plaza, hand)
-        result.append((time.perf_counter() - start) * 1000)
+        result.append((clock() - start) * 1000)
     return sorted(result)
 
 
@@ -74,6 +76,9 @@ def main() -> None:
     plays = sorted(len(advise_fill_in(*pair).plays) for pair in pairs)
 
     adviser = timings_ms(pairs, advise_fill_in)
+    # CPU time of this thread leaves out the time other processes held the core: on a shared,
+    # loaded machine the wall-clock worst case is mostly waiting, not the adviser's own work.
+    adviser_cpu = timings_ms(pairs, advise_fill_in, time.thread_time)
     baseline_pairs = pairs[:100]
     naive = timings_ms(baseline_pairs, naive_plays)
     adviser_same = timings_ms(baseline_pairs, advise_fill_in)
@@ -92,7 +97,8 @@ def main() -> None:
 
     print(f"Plaza filling-in adviser (P6), {count} random (Plaza, {MAX_HAND}-card hand) pairs")
     print(f"  legal plays per pair: median {statistics.median(plays):.0f}, most {plays[-1]}")
-    print(f"  adviser          {summary(adviser)}   (target: worst <= 50 ms)")
+    print(f"  adviser (wall)   {summary(adviser)}   (target: worst <= 50 ms)")
+    print(f"  adviser (CPU)    {summary(adviser_cpu)}")
     print(f"  first {len(baseline_pairs)} pairs: adviser {summary(adviser_same)}")
     print(f"  first {len(baseline_pairs)} pairs: naive   {summary(naive)}")
     ratio = statistics.median(naive) / statistics.median(adviser_same)
