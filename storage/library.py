@@ -84,13 +84,13 @@ def _put_all(table: Table, records: dict[str, JSON]) -> None:
     One index write when they are all new or all known (TinyDB's upsert of a new record
     writes twice).
     """
-    known = [key for key in records if table.contains(doc_id=key)]  # type: ignore[arg-type]
+    known = {key for key in records if table.contains(doc_id=key)}  # type: ignore[arg-type]
     if known:
         def replace_with_fresh(doc: dict[str, JSON]) -> None:
             fresh = records[doc["id"]]
             doc.clear()
             doc.update(fresh)
-        table.update(replace_with_fresh, doc_ids=known)  # type: ignore[arg-type]
+        table.update(replace_with_fresh, doc_ids=list(known))  # type: ignore[arg-type]
     new = [Document(doc, doc_id=key) for key, doc in records.items()  # type: ignore[arg-type]
            if key not in known]
     if new:
@@ -219,18 +219,22 @@ class MatchRepository:
         return self.create_many([match])[0]
 
     def create_many(self, matches: Iterable[Match]) -> tuple[MatchSummary, ...]:
-        """Store several new matches with a single write of the index (for imports)."""
+        """Store several new matches with a single write of the index (for imports).
+
+        All are checked before any is written: one refused match stores none of them.
+        """
         context = self._context
         with context.lock:
-            summaries = []
+            checked = []
             for match in matches:
+                self._check_new(match, {entry[0].id for entry in checked})
                 game = context.games(match.game)
-                self._check_new(match)
-                # The match file goes first: if a crash comes before the index is written, the
-                # next open finds the file and files it in the index (see Library.open).
-                state = replay(match, game)
+                checked.append((match, game, replay(match, game)))
+            # Match files go first: if a crash comes before the index is written, the next
+            # open finds the files and files them in the index (refile).
+            for match, game, _ in checked:
                 self._write(match, game)
-                summaries.append(summarize(match, game, state))
+            summaries = [summarize(match, game, state) for match, game, state in checked]
             self._put_summaries(summaries)
             return tuple(summaries)
 
@@ -319,8 +323,9 @@ class MatchRepository:
             self._put_summaries([summary])
         return match, state
 
-    def _check_new(self, match: Match) -> None:
-        if self._context.files.exists(match_file(match.id)) or match.id in self._context.loaded:
+    def _check_new(self, match: Match, also_taken: set[MatchId]) -> None:
+        taken = self._context.files.exists(match_file(match.id)) or match.id in also_taken
+        if taken or match.id in self._context.loaded:
             raise InvalidSetup(f"There is already a game with id {match.id}.")
         if match.night is not None and self._context.index.table("nights").get(
                 doc_id=match.night) is None:  # type: ignore[arg-type]

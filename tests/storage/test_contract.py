@@ -155,6 +155,16 @@ def test_creating_a_match_twice_or_for_an_unknown_night_is_refused(library):
         library.matches.create(new_match("m2", night=NightId("nope")))
 
 
+def test_a_batch_with_one_bad_match_stores_none(library):
+    with pytest.raises(InvalidSetup, match="already a game"):
+        library.matches.create_many([new_match("a"), new_match("b"), new_match("a")])
+    with pytest.raises(InvalidEvent):
+        library.matches.create_many([new_match("c"), new_match("d", events=(Scored(PlayerId("x"), 1),))])
+    assert library.matches.summaries() == ()
+    with pytest.raises(NotFound):
+        library.matches.get(MatchId("a"))
+
+
 def test_summaries_are_newest_first_and_filter_by_night(library):
     night = library.nights.get_or_create_for_date(date(2026, 11, 21))
     library.matches.create_many([new_match("old", created_at="2026-01-01T10:00:00"),
