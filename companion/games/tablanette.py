@@ -283,8 +283,9 @@ def _check_pack(event: PackResult, table: Table) -> None:
 def _check_counts(pile: Pile) -> None:
     for name in ("cards", *HONOURS):
         value = getattr(pile, name)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
-                                  or value < 0):
+        if value is None and name == "aces":  # aces may be left out (checked in _check_pack)
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise InvalidEvent(f"{pile.player}'s {name} must be a whole number, 0 or more.")
 
 

@@ -381,6 +381,8 @@ ZED = PlayerId("zed")
     (pack(ann=(3, 2, 2, 2)), TablanetteOptions(), "hold 5 kings between them; a pack has 4"),
     (pack(bob=(2, 2, 2, 2)), TablanetteOptions(), "4 tens besides the 10 of diamonds"),
     (pack(ann=(-1, 2, 2, 2), bob=(5, 2, 2, 1)), TablanetteOptions(), "ann's kings must be a whole"),
+    (replace(pack(), piles=(Pile(ANN, None), pack().piles[1])), TablanetteOptions(),
+     "ann's cards must be a whole number"),
     (pack(ann_cards=5), TablanetteOptions(), "pile of 5 cards cannot hold the 9 counted cards"),
     (pack(ann_tablanettes=(5,)), TablanetteOptions(), "5 points is not a tablanette score"),
     (pack(ann_cards=10, ann=(4, 4, 1, 0), bob=(0, 0, 3, 3), ann_tablanettes=(0,) * 6),
