@@ -174,11 +174,17 @@ def _divide_by_paper(small: np.ndarray) -> np.ndarray:
 
 def _paper_mask(small: np.ndarray, normalised: np.ndarray) -> np.ndarray:
     """Pixels of card stock: near the local white, not strongly coloured, and bright overall."""
-    low = normalised.min(axis=2)
-    spread = normalised.max(axis=2) - low
-    grey = small.max(axis=2)
-    bright = grey >= 0.45 * np.percentile(grey, 99)
+    low = _channel_min(normalised)
+    spread = np.maximum(np.maximum(normalised[..., 0], normalised[..., 1]),
+                        normalised[..., 2]) - low
+    grey = np.maximum(np.maximum(small[..., 0], small[..., 1]), small[..., 2])
+    bright = grey >= 0.45 * np.percentile(grey[::4, ::4], 99)
     return ((low > 0.72) & (spread < 0.22) & bright).astype(np.uint8)
+
+
+def _channel_min(image: np.ndarray) -> np.ndarray:
+    """Per-pixel minimum over the colour channels (much faster than .min(axis=2))."""
+    return np.minimum(np.minimum(image[..., 0], image[..., 1]), image[..., 2])
 
 
 @dataclass(frozen=True)
@@ -226,16 +232,19 @@ def _read_upright(normalised: np.ndarray, region: _Region, angle: float, scale: 
     upright = cv2.warpAffine(normalised, turn, size, flags=cv2.INTER_LINEAR,
                              borderValue=(1.0, 1.0, 1.0))
     inside = cv2.warpAffine(region.mask, turn, size, flags=cv2.INTER_NEAREST)
-    ink = np.clip(1.0 - upright.min(axis=2), 0, 1)
+    ink = np.clip(1.0 - _channel_min(upright), 0, 1)
     numerals, labels = _find_numerals(ink, inside)
     if not numerals:
         return [], 0.0
     back = cv2.invertAffineTransform(turn)
     card_size = _card_size(numerals, inside)
+    numerals = _settle_by_place(numerals, card_size)
     found = []
     for numeral in numerals:
         found.append(_card_from(numeral, upright, ink, labels, card_size, back, scale))
-    score = sum(float(1 - numeral.probabilities[REJECT]) for numeral in numerals)
+    # Readings along the wrong axis (sideways) are few, small and unsure: weigh by size.
+    score = sum(float(_number_probabilities(numeral).max()) ** 2 * numeral.box[2] * numeral.box[3]
+                for numeral in numerals)
     return found, score
 
 
@@ -248,7 +257,9 @@ def _find_numerals(ink: np.ndarray, inside: np.ndarray) -> tuple[list[_Numeral],
     blobs = []
     for label in range(1, count):
         x, y, w, h, area = (int(v) for v in stats[label])
-        if h < 9 or x <= 1 or y <= 1 or x + w >= width - 1 or y + h >= height - 1:
+        flat = w >= 2.5 * h and h >= 2 and w >= 9  # perhaps the bar under a 6 or a 9
+        if (h < 9 and not flat) or x <= 1 or y <= 1 or x + w >= width - 1 \
+                or y + h >= height - 1:
             continue
         if area < 0.08 * w * h:  # a frame or ring around the card, not a numeral
             continue
@@ -337,6 +348,46 @@ def _card_size(numerals: list[_Numeral], inside: np.ndarray) -> tuple[float, flo
     return width, width * CARD_ASPECT
 
 
+def _settle_by_place(numerals: list[_Numeral], card_size: tuple[float, float]
+                     ) -> list[_Numeral]:
+    """On a Plaza a card's column is fixed by its number (P5): a numeral the classifier hesitates
+    on (6 or 9 turned 180°, a blurred 3 or 8) takes the number its surely-read neighbours imply,
+    when they agree and the classifier gave that number some weight."""
+    if len(numerals) < 3:
+        return numerals
+    width, height = card_size
+    centres = np.array([(x + w / 2, y + h / 2) for x, y, w, h in (n.box for n in numerals)])
+    numbers = np.array([int(np.argmax(_number_probabilities(n))) + 1 for n in numerals])
+    sure = np.array([_number_probabilities(n).max() >= 0.97 for n in numerals])
+    steps = np.round((centres[:, 0][:, None] - centres[:, 0][None, :]) / width)
+    same_row = np.abs(centres[:, 1][:, None] - centres[:, 1][None, :]) < 0.4 * height
+    # Which way numbers grow along the rows (the photo may be taken from any side).
+    votes = [np.sign(numbers[i] - numbers[j]) * np.sign(steps[i, j])
+             for i in range(len(numerals)) for j in range(len(numerals))
+             if sure[i] and sure[j] and same_row[i, j] and steps[i, j] != 0
+             and abs(numbers[i] - numbers[j]) == abs(steps[i, j])]
+    direction = int(np.sign(sum(votes)))
+    settled = []
+    for i, numeral in enumerate(numerals):
+        probabilities = _number_probabilities(numeral)
+        implied = {int(numbers[j] + direction * steps[i, j]) if same_row[i, j]
+                   else int(numbers[j])
+                   for j in range(len(numerals))
+                   if j != i and sure[j] and (steps[i, j] == 0 and not same_row[i, j]
+                                              or same_row[i, j] and direction != 0)}
+        if sure[i] or len(implied) != 1 or not 1 <= (number := implied.pop()) <= 12 \
+                or probabilities[number - 1] < 0.2:
+            settled.append(numeral)
+            continue
+        up, down = numeral.probabilities[2 * number - 2], numeral.probabilities[2 * number - 1]
+        adjusted = np.zeros_like(numeral.probabilities)
+        adjusted[2 * number - 2 if up >= down else 2 * number - 1] = \
+            0.9 + 0.1 * probabilities[number - 1]
+        adjusted[REJECT] = 1 - adjusted.sum()
+        settled.append(_Numeral(numeral.box, numeral.labels, adjusted))
+    return settled
+
+
 def _card_from(numeral: _Numeral, upright: np.ndarray, ink: np.ndarray, labels: np.ndarray,
                card_size: tuple[float, float], back: np.ndarray, scale: float
                ) -> tuple[SeenCard | UnsureCard, float]:
@@ -350,13 +401,18 @@ def _card_from(numeral: _Numeral, upright: np.ndarray, ink: np.ndarray, labels: 
         box = np.roll(box, 2, axis=0)
     photo = (box @ back[:, :2].T + back[:, 2]) / scale
     corners = tuple((round(float(px), 1), round(float(py), 1)) for px, py in photo)
-    number_p = numeral.probabilities[0:REJECT:2] + numeral.probabilities[1:REJECT:2]
+    number_p = _number_probabilities(numeral)
     number = int(np.argmax(number_p)) + 1
     colour, colour_confidence = ink_colour(upright, ink, labels, numeral)
     confidence = float(number_p[number - 1]) * colour_confidence
     if confidence < SURE:
         return UnsureCard(corners=corners), confidence
     return SeenCard(Card(colour, number), corners, round(confidence, 3)), confidence
+
+
+def _number_probabilities(numeral: _Numeral) -> np.ndarray:
+    """P(number 1..12), whichever way up."""
+    return numeral.probabilities[0:REJECT:2] + numeral.probabilities[1:REJECT:2]
 
 
 def _settle_duplicates(found: list[tuple[SeenCard | UnsureCard, float]]
@@ -399,9 +455,19 @@ def _prototype_lab() -> tuple[np.ndarray, np.ndarray]:
     return np.array(colours), _lab(np.array(rgbs, np.float32))
 
 
+_RGB_TO_XYZ = np.array([[0.412453, 0.357580, 0.180423], [0.212671, 0.715160, 0.072169],
+                        [0.019334, 0.119193, 0.950227]]) / np.array([[0.950456], [1.0],
+                                                                     [1.088754]])
+
+
 def _lab(rgb: np.ndarray) -> np.ndarray:
-    return cv2.cvtColor(np.clip(rgb, 0, 1).reshape(-1, 1, 3).astype(np.float32),
-                        cv2.COLOR_RGB2Lab).reshape(-1, 3)
+    """CIE Lab of sRGB in 0..1 (as OpenCV's float conversion, without its start-up cost)."""
+    rgb = np.clip(np.asarray(rgb, np.float64).reshape(-1, 3), 0, 1)
+    linear = np.where(rgb > 0.04045, ((rgb + 0.055) / 1.055) ** 2.4, rgb / 12.92)
+    xyz = linear @ _RGB_TO_XYZ.T
+    f = np.where(xyz > 0.008856, np.cbrt(xyz), 7.787 * xyz + 16 / 116)
+    return np.stack([116 * f[:, 1] - 16, 500 * (f[:, 0] - f[:, 1]),
+                     200 * (f[:, 1] - f[:, 2])], axis=1)
 
 
 def ink_colour(upright: np.ndarray, ink: np.ndarray, labels: np.ndarray, numeral: _Numeral
