@@ -76,7 +76,8 @@ def rectify(photo: np.ndarray, corners: Sequence[Sequence[float]]) -> np.ndarray
     width = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
     height = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
     # the signed area is positive only for corners in the order asked for, not crossed
-    area = 0.5 * sum(float(np.cross(quad[i], quad[(i + 1) % 4])) for i in range(4))
+    x, y = quad[:, 0], quad[:, 1]
+    area = 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))
     if min(width, height) < 16 or area < 0.25 * width * height:
         raise ValueError("The four corners do not outline a picture: mark top-left, "
                          "top-right, bottom-right, bottom-left.")

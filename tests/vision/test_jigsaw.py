@@ -1,0 +1,126 @@
+"""Tableau photo checks (T4 fit, T6 count) on rendered table photos, and bad input."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision import render_jigsaw as render
+from vision.jigsaw import annotate_count, annotate_fit, check_fit, count_pieces
+from vision.photo import decode_photo
+from vision.pictures import make_picture
+
+TEXTURED = ("astronaut", "coffee", "chelsea")
+SURFACES = ("plain", "wood")
+SIZE = (1200, 900)
+
+
+@pytest.fixture(scope="module")
+def pictures():
+    return {name: make_picture(name, render.picture(name)) for name in TEXTURED}
+
+
+def fit_verdict(pictures, case, seed):
+    photo = render.fit_photo(TEXTURED, SURFACES, case, seed, SIZE, 1.0)
+    image = decode_photo(photo.jpeg)
+    return image, check_fit(image, pictures[photo.picture])
+
+
+@pytest.mark.parametrize("seed", [0, 4])
+def test_t4_true_neighbours_joined_right_way_up_fit(pictures, seed):
+    _, verdict = fit_verdict(pictures, "fit", seed)
+    assert (verdict.fit, verdict.reason, verdict.weaker) == (True, "fit", False)
+    assert 0.5 < verdict.confidence <= 1
+
+
+@pytest.mark.parametrize(("case", "seed"), [("rotated", 0), ("rotated", 1), ("rotated", 2),
+                                            ("wrong-neighbour", 0), ("gap", 0),
+                                            ("other-picture", 0)])
+def test_t4_a_piece_that_does_not_fit_is_never_called_a_fit(pictures, case, seed):
+    _, verdict = fit_verdict(pictures, case, seed)
+    assert verdict.fit is not True
+    assert (verdict.fit is None) == (verdict.reason == "unsure")
+
+
+def test_t4_a_wrong_neighbour_is_named_as_such(pictures):
+    _, verdict = fit_verdict(pictures, "wrong-neighbour", 0)
+    assert (verdict.fit, verdict.reason) == (False, "not-neighbours")
+
+
+def test_t4_a_gap_between_the_pieces_is_not_a_full_side(pictures):
+    _, verdict = fit_verdict(pictures, "gap", 0)
+    assert (verdict.fit, verdict.reason) == (False, "not-full-side")
+
+
+def test_a_table_with_no_pieces_is_unsure_not_a_verdict(pictures):
+    empty = render.surface("wood", SIZE, np.random.default_rng(3))
+    verdict = check_fit(empty, pictures["coffee"])
+    assert (verdict.fit, verdict.reason, verdict.confidence) == (None, "unsure", 0.0)
+    counted = count_pieces(empty, pictures["coffee"])
+    assert counted.right == 0 and not counted.sure
+
+
+def test_without_a_picture_the_verdict_says_it_is_weaker(pictures):
+    image, _ = fit_verdict(pictures, "fit", 0)
+    verdict = check_fit(image, None)
+    assert verdict.weaker
+    assert verdict.fit is not False or verdict.reason != "fit"
+
+
+def test_t6_counts_right_wrong_and_missing_pieces_by_cell(pictures):
+    photo = render.count_photo(TEXTURED, SURFACES, 5, SIZE, 1.0)
+    counted = count_pieces(decode_photo(photo.jpeg), pictures[photo.picture])
+    assert (counted.right, counted.wrong, counted.missing) == (photo.right, photo.wrong,
+                                                               photo.missing)
+    assert tuple(s for row in counted.cells for s in row) == photo.cells
+
+
+@pytest.mark.parametrize("seed", [0, 2])
+def test_t6_never_counts_more_right_pieces_than_there_are(pictures, seed):
+    photo = render.count_photo(TEXTURED, SURFACES, seed, SIZE, 1.0)
+    counted = count_pieces(decode_photo(photo.jpeg), pictures[photo.picture])
+    assert counted.right <= photo.right
+    assert counted.right + counted.wrong + counted.missing == 16
+
+
+@pytest.mark.parametrize("bad", [np.zeros((100, 100, 3), np.float32),
+                                 np.zeros((100, 100), np.uint8),
+                                 np.zeros((1, 1, 3), np.uint8),
+                                 np.zeros((100, 100, 4), np.uint8)])
+def test_bad_arrays_are_refused_with_a_clear_message(pictures, bad):
+    with pytest.raises(ValueError, match="photo"):
+        check_fit(bad, pictures["coffee"])
+    with pytest.raises(ValueError, match="photo"):
+        count_pieces(bad, pictures["coffee"])
+
+
+def test_a_50_megapixel_photo_is_read_within_the_memory_bound(pictures):
+    big = np.full((5800, 8700, 3), 120, np.uint8)
+    ok, jpeg = cv2.imencode(".jpg", big)
+    image = decode_photo(jpeg.tobytes())
+    assert image.shape[0] * image.shape[1] <= 16_000_000
+    assert check_fit(image, pictures["coffee"]).reason == "unsure"
+
+
+def test_annotated_fit_outlines_the_pieces_on_a_copy(pictures):
+    image, verdict = fit_verdict(pictures, "fit", 0)
+    before = image.copy()
+    drawn = annotate_fit(image, verdict)
+    assert drawn.shape == image.shape and np.array_equal(image, before)
+    x, y = (int(round(v)) for v in verdict.pieces[0].corners[1])
+    corner = (slice(max(0, y - 2), y + 3), slice(max(0, x - 2), x + 3))
+    assert np.any(drawn[corner] != image[corner])
+    assert np.array_equal(drawn[-50:, -50:], image[-50:, -50:])  # untouched away from marks
+
+
+def test_annotated_count_marks_every_cell(pictures):
+    photo = render.count_photo(TEXTURED, SURFACES, 5, SIZE, 1.0)
+    image = decode_photo(photo.jpeg)
+    counted = count_pieces(image, pictures[photo.picture])
+    drawn = annotate_count(image, counted)
+    assert drawn.shape == image.shape
+    changed = np.any(drawn != image, axis=2)
+    corners = np.float64(counted.grid)
+    centre = corners.mean(0).astype(int)
+    assert changed.sum() > 1000 and not changed[centre[1], centre[0]]
