@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from companion.ui.games import GameScreen
+from companion.ui.games.tablanette import TABLANETTE_SCREEN
 
 GAME_SCREENS: dict[str, GameScreen] = {
     # one line per game, e.g.  "plaza": PLAZA_SCREEN,  (import it above)
+    "tablanette": TABLANETTE_SCREEN,
 }
