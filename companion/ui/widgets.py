@@ -23,3 +23,42 @@ def action(label: str, on_click: Callable[[Any], None], *, primary: bool = False
 
 def back(navigate: Callable[[Any], None], to: Any, label: str = "Back") -> ft.Control:
     return ft.TextButton(label, on_click=lambda _: navigate(to), height=TOUCH)
+
+
+def whole_number_problem(text: str, low: int, high: int) -> str | None:
+    """Why `text` is not a whole number from `low` to `high`, or None when it is one.
+
+    For a field's `error=`: the message is written for the player who typed it.
+    """
+    cleaned = text.strip()
+    if not cleaned:
+        return f"Enter a whole number from {low} to {high}."
+    if not (cleaned.isascii() and cleaned.isdigit()):
+        return f"“{cleaned}” is not a whole number: enter {low} to {high}."
+    if not low <= int(cleaned) <= high:
+        return f"{int(cleaned)} is out of range: enter {low} to {high}."
+    return None
+
+
+def number_field(label: str, text: str, on_change: Callable[[str], None],
+                 error: str | None = None) -> ft.TextField:
+    """A field for a number, labelled (its accessible name), with its problem shown on it."""
+    return ft.TextField(label=label, value=text, error=error, keyboard_type=ft.KeyboardType.NUMBER,
+                        on_change=lambda e: on_change(e.control.value))
+
+
+def use_latest_state(initial: Any) -> tuple[Any, Callable[[Callable[[Any], Any]], None]]:
+    """Like ft.use_state, but read through a ref, and changed by a function of the newest value.
+
+    A tap can arrive before the re-render that would give its handler a fresh closure: handlers
+    read `ref.current`, and `change(lambda value: ...)` builds on the newest value, so that the
+    choice or number entered last is never lost.
+    """
+    _, set_value = ft.use_state(initial)
+    latest = ft.use_ref(initial)
+
+    def change(update: Callable[[Any], Any]) -> None:
+        latest.current = update(latest.current)
+        set_value(latest.current)
+
+    return latest, change
