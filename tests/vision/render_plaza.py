@@ -311,8 +311,8 @@ def render_photo(seed: int, *, hand: bool = False, size: tuple[int, int] = (4000
     reach = 1.8 if hand else card_h  # a turned card reaches up to its diagonal
     extent_w = xs.max() - xs.min() + reach
     extent_h = ys.max() - ys.min() + reach
-    # The plane covers the photo; the layout fills 40-75% of its width or height.
-    fill = rng.uniform(0.4, 0.75)
+    # The layout fills 30-60% of the table's width or height (more once the camera zooms in).
+    fill = rng.uniform(0.3, 0.6)
     pixels_per_card = fill * min(width / extent_w, height / extent_h)
     pixels_per_card = min(pixels_per_card, width / 3.2)
     plane = _surface(rng, (height, width))
@@ -331,7 +331,8 @@ def render_photo(seed: int, *, hand: bool = False, size: tuple[int, int] = (4000
         corners = face_corners @ rotation[:, :2].T + rotation[:, 2]
         _lay_card(plane, face, rotation, corners, card_px, shadow_shift)
         plane_cards.append((card, corners, abs(((turn + 90) % 360) - 90) > 90))
-    image, homography = _camera(plane, rng)
+    image, homography = _camera(
+        plane, rng, np.concatenate([corners for _, corners, _ in plane_cards]))
     image = _light(image, rng)
     placed = tuple(
         PlacedCard(card, tuple(map(tuple, cv2.perspectiveTransform(
@@ -365,22 +366,33 @@ def _lay_card(plane: np.ndarray, face: np.ndarray, rotation: np.ndarray, corners
     plane[y0:y1, x0:x1] = (region * (1 - alpha) + warped[..., :3] * alpha).astype(np.uint8)
 
 
-def _camera(plane: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """Turn the photo in-plane and tilt it (a homography of up to about 30° of slant)."""
+def _camera(plane: np.ndarray, rng: np.random.Generator, corners: np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """Turn the photo in-plane and tilt it (a homography of up to about 30° of slant), zoomed so
+    that the table fills the photo, and redrawn until every card is in the frame."""
     height, width = plane.shape[:2]
     centre = np.array([width / 2, height / 2])
-    turn = math.radians(rng.uniform(-25, 25) + (180 if rng.random() < 0.2 else 0))
-    rotate = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
     source = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
-    # Tilt: the far edge shrinks; 30° of tilt with a phone's field of view shrinks it ~25%.
-    shrink = rng.uniform(0, 0.25)
-    far = rng.integers(4)
-    target = source - centre
-    for corner in (far, (far + 1) % 4):
-        target[corner] *= 1 - shrink
-    target = target @ rotate.T * rng.uniform(0.85, 1.0) + centre
-    target += rng.normal(0, 0.01, target.shape) * width
-    homography = cv2.getPerspectiveTransform(source, target.astype(np.float32))
+    frame = [(0.0, 0.0), (width, 0.0), (width, height), (0.0, height)]
+    for _ in range(30):
+        turn = math.radians(rng.uniform(-25, 25) + (180 if rng.random() < 0.2 else 0))
+        rotate = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
+        # Tilt: the far edge shrinks; 30° of tilt with a phone's field of view shrinks it ~25%.
+        shrink = rng.uniform(0, 0.25)
+        far = rng.integers(4)
+        shape = source - centre
+        for corner in (far, (far + 1) % 4):
+            shape[corner] *= 1 - shrink
+        shape = shape @ rotate.T + rng.normal(0, 0.01, shape.shape) * width
+        zoom = 1.0
+        while not all(cv2.pointPolygonTest((shape * zoom + centre).astype(np.float32), point,
+                                           False) >= 0 for point in frame):
+            zoom *= 1.05
+        homography = cv2.getPerspectiveTransform(source, (shape * zoom + centre)
+                                                 .astype(np.float32))
+        placed = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), homography).reshape(-1, 2)
+        if placed.min() >= 0 and (placed[:, 0] < width).all() and (placed[:, 1] < height).all():
+            break
     image = cv2.warpPerspective(plane, homography, (width, height), flags=cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_REFLECT)
     return image, homography
