@@ -59,10 +59,10 @@ def advance(game: Game, state: MatchState, event: Event, position: int | None = 
         if state.abandoned:
             raise InvalidEvent("This game was abandoned; undo that first to go on playing it.")
         if isinstance(event, MatchAbandoned):
-            return replace(state, abandoned=True)
+            return MatchState(state.game, abandoned=True)
         if not isinstance(event, game.event_types):
             raise InvalidEvent(f"{type(event).__name__} is not an event of {game.title}.")
-        return replace(state, game=game.apply(state.game, event))
+        return MatchState(game.apply(state.game, event))
     except InvalidEvent as error:
         if position is None:
             raise

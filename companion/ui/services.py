@@ -12,14 +12,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
 
-from storage.api import Storage
-
 from companion.core.game import Event, Game
-from companion.core.match import Match, MatchState, record
+from companion.core.match import Match, MatchState
 from companion.core.seating import Seating
 from companion.core.types import MatchId, PlayerId
 from companion.games.registry import GAMES, game_for
-from storage import open_storage
+from storage import Library, open_library
 
 
 def utc_now() -> str:
@@ -28,12 +26,15 @@ def utc_now() -> str:
 
 @dataclass
 class Services:
-    storage: Storage
+    storage: Library
     data_dir: Path
-    notices: tuple[str, ...] = ()
     clock: Callable[[], str] = utc_now
     today: Callable[[], date] = date.today
     games: dict[str, Game] = field(default_factory=lambda: GAMES)
+
+    @property
+    def notices(self) -> tuple[str, ...]:
+        return tuple(str(notice) for notice in self.storage.notices)
 
     def game(self, key: str) -> Game:
         return game_for(key)
@@ -44,26 +45,21 @@ class Services:
         game = game_for(game_key)
         seating = Seating(seats, first_dealer)
         table = game.new_table(seating, options)  # refuses a player count out of range
-        night = self.storage.nights.get_or_create_for_date(self.today().isoformat())
+        night = self.storage.nights.get_or_create_for_date(self.today())
         now = self.clock()
         match = Match(MatchId(uuid.uuid4().hex), game_key, seating, table.options, now, now,
                       night=night.id)
         self.storage.matches.create(match)
         return match
 
-    def record_event(self, match: Match, event: Event,
-                     state: MatchState | None = None) -> tuple[Match, MatchState]:
-        """Validate `event` by the rules, put it on disk, and only then return the new state."""
-        game = game_for(match.game)
-        updated, new_state = record(match, game, event, self.clock(), state)
-        self.storage.matches.append_event(match.id, event)
-        return updated, new_state
+    def record_event(self, match: Match, event: Event) -> tuple[Match, MatchState]:
+        """Validate `event` by the rules and put it on disk; only then is it accepted."""
+        return self.storage.matches.append_event(match.id, event)
 
-    def save_log(self, match: Match) -> None:
+    def save_log(self, match: Match) -> MatchState:
         """Store a rewritten log (undo or correction) in full."""
-        self.storage.matches.save(match)
+        return self.storage.matches.save(match)
 
 
 def open_services(data_dir: Path) -> Services:
-    storage, notices = open_storage(data_dir, game_for)
-    return Services(storage=storage, data_dir=data_dir, notices=tuple(notices))
+    return Services(storage=open_library(data_dir, game_for), data_dir=data_dir)

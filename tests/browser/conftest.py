@@ -113,6 +113,7 @@ def open_app(browser):
         context.route("**/*", local_only)
         contexts.append(context)
         page = context.new_page()
+        page.set_default_timeout(30_000)  # the machine may be busy; a real failure still fails
         load(page, url)
         return page
 
@@ -134,3 +135,15 @@ def screenshot(page, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def type_into(page, label: str, text: str) -> None:
+    """Replace the text of the field labelled `label` as a person would: tap, select all, type.
+
+    Playwright's fill() on Flutter's semantics input is not reliable (the typed value sometimes
+    never reaches the app); real key presses always do.
+    """
+    field = page.get_by_role("textbox", name=label)
+    field.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.type(text)

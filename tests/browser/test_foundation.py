@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from tests.browser.conftest import load, screenshot
+from tests.browser.conftest import load, screenshot, type_into
 
 
 def add_player(page, name: str) -> None:
-    page.get_by_role("textbox", name="New player's name").fill(name)
+    type_into(page, "New player's name", name)
     page.get_by_role("button", name="Add player").click()
-    page.get_by_role("button", name=f"Rename {name}").wait_for(timeout=10_000)
+    page.get_by_role("button", name=f"Rename {name}").wait_for()
 
 
 def test_players_and_match_survive_a_restart(app_server, open_app):
@@ -17,25 +17,25 @@ def test_players_and_match_survive_a_restart(app_server, open_app):
     add_player(page, "Ann")
     add_player(page, "  Bob  ")  # trimmed
 
-    page.get_by_role("textbox", name="New player's name").fill("ann")
+    type_into(page, "New player's name", "ann")
     page.get_by_role("button", name="Add player").click()
-    page.get_by_text("There is already a player called ann.").wait_for(timeout=10_000)
+    page.get_by_text("There is already a player called ann.").wait_for()
 
     page.get_by_role("button", name="Back").click()
     page.get_by_role("button", name="New Plaza game").click()
     page.get_by_role("checkbox", name="Ann").click()
     page.get_by_role("button", name="Start the game").click()
-    page.get_by_text("Plaza is for 2 to 5 players, not 1.").wait_for(timeout=10_000)
+    page.get_by_text("Plaza is for 2 to 5 players, not 1.").wait_for()
     page.get_by_role("checkbox", name="Bob").click()
     page.get_by_role("button", name="Start the game").click()
-    page.get_by_role("button", name="Undo last entry").wait_for(timeout=10_000)
+    page.get_by_role("button", name="Undo last entry").wait_for()
     screenshot(page, "foundation-match")
 
     app_server.stop()
     app_server.start()
     load(page, app_server.url)
-    page.get_by_text("Games in progress").wait_for(timeout=10_000)
-    page.get_by_text("Plaza: Ann, Bob").wait_for(timeout=10_000)
+    page.get_by_text("Games in progress").wait_for()
+    page.get_by_text("Plaza: Ann, Bob").wait_for()
     page.get_by_role("button", name="Players").click()
-    page.get_by_role("button", name="Rename Ann").wait_for(timeout=10_000)
-    page.get_by_role("button", name="Rename Bob").wait_for(timeout=10_000)
+    page.get_by_role("button", name="Rename Ann").wait_for()
+    page.get_by_role("button", name="Rename Bob").wait_for()

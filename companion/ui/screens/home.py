@@ -31,9 +31,9 @@ def game_card(game: Game, navigate: Navigate) -> ft.Control:
 
 @ft.component
 def HomeScreen(services: Services, navigate: Navigate):
-    in_progress = [summary for summary in services.storage.matches.list_summaries()
+    in_progress = [summary for summary in services.storage.matches.summaries()
                    if not summary.finished and not summary.abandoned]
-    names = {player.id: player.name for player in services.storage.players.list(True)}
+    names = {player.id: player.name for player in services.storage.players.list(include_archived=True)}
     resume = [
         ft.ListTile(
             title=ft.Text(f"{services.game(summary.game).title}: "

@@ -80,7 +80,7 @@ def MatchScreen(services: Services, navigate: Navigate, match_id: str):
     show_rules, set_show_rules = ft.use_state(False)
     match, state = loaded.match, loaded.state
     game = services.game(match.game)
-    names = {player.id: player.name for player in services.storage.players.list(True)}
+    names = {player.id: player.name for player in services.storage.players.list(include_archived=True)}
     screen = GAME_SCREENS.get(match.game)
 
     def refused(error: TablemateError) -> bool:
@@ -96,30 +96,31 @@ def MatchScreen(services: Services, navigate: Navigate, match_id: str):
     def submit(event: Event) -> bool:
         """Record an entry; True once it is on disk, False (with the reason shown) if refused."""
         try:
-            return accepted(*services.record_event(match, event, state))
+            return accepted(*services.record_event(match, event))
         except TablemateError as error:
             return refused(error)
 
     def rewrite(change) -> bool:
         """Undo or correct: re-derive by the rules, store the whole log, then show it."""
         try:
-            updated, new_state = change()
+            updated, _ = change()
         except TablemateError as error:
             return refused(error)
-        services.save_log(updated)
-        return accepted(updated, new_state)
+        return accepted(updated, services.save_log(updated))
 
     now = services.clock
     history = [
-        ft.Row([
-            ft.Text(f"{position + 1}. {describe(event, match, names)}", expand=True),
-            *([] if screen is None or isinstance(event, MatchAbandoned) else [
-                ft.TextButton(f"Correct entry {position + 1}", height=48,
-                              on_click=lambda _, p=position: set_editing(p))]),
-            ft.TextButton(f"Delete entry {position + 1}", height=48,
-                          on_click=lambda _, p=position: rewrite(
-                              lambda: delete(match, game, p, now()))),
-        ], wrap=True)
+        ft.Column([
+            ft.Text(f"{position + 1}. {describe(event, match, names)}"),
+            ft.Row([
+                *([] if screen is None or isinstance(event, MatchAbandoned) else [
+                    ft.TextButton(f"Correct entry {position + 1}", height=48,
+                                  on_click=lambda _, p=position: set_editing(p))]),
+                ft.TextButton(f"Delete entry {position + 1}", height=48,
+                              on_click=lambda _, p=position: rewrite(
+                                  lambda: delete(match, game, p, now()))),
+            ], wrap=True),
+        ], spacing=0)
         for position, event in enumerate(match.events)
     ]
 

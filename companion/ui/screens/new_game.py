@@ -60,8 +60,8 @@ def NewGameScreen(services: Services, navigate: Navigate, game_key: str):
     options, set_options = ft.use_state(lambda: game.options_type())
     problem, set_problem = ft.use_state(None)
     version, set_version = ft.use_state(0)
-    roster = services.storage.players.list(False)
-    names = {player.id: player.name for player in services.storage.players.list(True)}
+    roster = services.storage.players.list()
+    names = {player.id: player.name for player in services.storage.players.list(include_archived=True)}
 
     def toggle(player_id: PlayerId) -> None:
         set_seats(tuple(s for s in seats if s != player_id) if player_id in seats
