@@ -60,8 +60,12 @@ def draft_for(event: Event | None) -> Draft:
     return Draft()
 
 
+def plural(count: int, thing: str) -> str:
+    return f"{count} {thing}" if abs(count) == 1 else f"{count} {thing}s"
+
+
 def tokens(count: int) -> str:
-    return f"{count} token" if abs(count) == 1 else f"{count} tokens"
+    return plural(count, "token")
 
 
 def balance_text(balance: int) -> str:
@@ -191,6 +195,11 @@ def round_end_panel(state: TableauState, draft: Draft, name: Names,
         ]
     event = round_won(draft, state)
     preview: list[ft.Control] = []
+    if draft.winner is not None and event is None:
+        missing = [name(player) for player in seating.others(draft.winner)
+                   if not draft.count_text(player).strip()]
+        if missing:
+            preview = [ft.Text(f"Still to count: {', '.join(missing)}.")]
     if event is not None:
         try:
             lines = settlement(state, event)
@@ -229,7 +238,8 @@ def TableauEntry(context: EntryContext):
 
     panel = round_end_panel if draft.ending else calls_panel
     return ft.Column([
-        ft.Text(f"Round {len(state.rounds) + 1}: {len(state.calls)} calls so far", size=16),
+        ft.Text(f"Round {len(state.rounds) + 1}: {plural(len(state.calls), 'call')} so far",
+                size=16),
         token_rows(state, name),
         *panel(state, draft, name, change, send),
     ])
