@@ -37,7 +37,7 @@ from companion.games.patience import (
     seconds_between,
 )
 from companion.ui.games import EntryContext, GameScreen
-from companion.ui.widgets import action
+from companion.ui.widgets import action, number_field, use_latest_state, whole_number_problem
 
 
 def clock_text(seconds: float) -> str:
@@ -116,21 +116,10 @@ def refusal(game: PatienceGame, state: PatienceState, event: Event) -> str | Non
     return None
 
 
-def parse_cards(text: str) -> int:
-    if not text.strip().isdigit():
-        raise ValueError(f"{text.strip() or 'Nothing'} is not a number of cards: "
-                         "type how many are on the foundations.")
-    return int(text)
-
-
-def typed_field(label: str, typed: MutableRef[str], error: str | None) -> ft.TextField:
-    """A text field whose latest text is kept in `typed`: the buttons that use it read it from
-    there, since a tap can arrive before the re-render that follows typing."""
-
-    def change(e: ft.Event) -> None:
-        typed.current = e.control.value
-
-    return ft.TextField(label=label, value=typed.current, error=error, on_change=change)
+def text_field(label: str, latest: MutableRef[str], change, error: str | None) -> ft.TextField:
+    """A labelled text field kept in a use_latest_state value (read by the buttons that use it)."""
+    return ft.TextField(label=label, value=latest.current, error=error,
+                        on_change=lambda e: change(lambda _: e.control.value))
 
 
 @dataclass(frozen=True)
@@ -181,10 +170,12 @@ def AttemptForm(game: PatienceGame, ctx: EntryContext):
     state: PatienceState = ctx.state
     editing = ctx.editing
     problem, set_problem = ft.use_state(Problem("", ""))
-    cards_typed = ft.use_ref(
-        lambda: str(editing.cards_home) if isinstance(editing, AttemptFinished) else "")
-    taken_typed = ft.use_ref(lambda: time_taken(state, editing))
-    started_typed = ft.use_ref(lambda: editing.at if isinstance(editing, AttemptStarted) else "")
+    cards_typed, change_cards = use_latest_state(
+        str(editing.cards_home) if isinstance(editing, AttemptFinished) else "")
+    taken_typed, change_taken = use_latest_state(time_taken(state, editing))
+    started_typed, change_started = use_latest_state(
+        editing.at if isinstance(editing, AttemptStarted) else "")
+    fewest, most_given_up = game.rules.bases_out_at_start, ALL_CARDS - 1
 
     def send(event: Event, field: str = "") -> None:
         """Refuse on the form with the rules' reason, else store it (the screen shows it then)."""
@@ -202,21 +193,22 @@ def AttemptForm(game: PatienceGame, ctx: EntryContext):
         return (started + timedelta(seconds=parse_clock(taken_typed.current))).isoformat()
 
     def finish(won: bool) -> None:
-        try:
-            cards = ALL_CARDS if won else parse_cards(cards_typed.current)
-        except ValueError as refused:
-            set_problem(Problem("cards", str(refused)))
+        wrong_count = None if won else whole_number_problem(
+            cards_typed.current, fewest, most_given_up)
+        if wrong_count is not None:
+            set_problem(Problem("cards", wrong_count))
             return
         try:
             at = finished_at()
-        except ValueError as refused:
-            set_problem(Problem("time", str(refused)))
+        except ValueError as not_a_time:
+            set_problem(Problem("time", str(not_a_time)))
             return
-        send(AttemptFinished(at, cards, won), "cards")
+        send(AttemptFinished(at, ALL_CARDS if won else int(cards_typed.current), won), "cards")
 
     if isinstance(editing, AttemptStarted):
         return ft.Column([
-            typed_field("Started at (ISO 8601, as stored)", started_typed, problem.on("start")),
+            text_field("Started at (ISO 8601, as stored)", started_typed, change_started,
+                       problem.on("start")),
             action("Save the start", lambda _: send(
                 AttemptStarted(started_typed.current.strip()), "start"), primary=True),
         ])
@@ -242,7 +234,7 @@ def AttemptForm(game: PatienceGame, ctx: EntryContext):
         redeal = [action(f"Redeal ({allowed - used} left)", lambda _: send(Redealt()),
                          disabled=used >= allowed)] if allowed else []
     else:
-        timing = typed_field("Time taken (m:ss)", taken_typed, problem.on("time"))
+        timing = text_field("Time taken (m:ss)", taken_typed, change_taken, problem.on("time"))
         redeal = []
     return ft.Column([
         heading,
@@ -251,8 +243,8 @@ def AttemptForm(game: PatienceGame, ctx: EntryContext):
                 else f"{game.title} is played without a redeal."),
         *redeal,
         *form_problem,
-        typed_field(f"Cards home ({game.rules.bases_out_at_start}–{ALL_CARDS - 1} when given up)",
-                    cards_typed, problem.on("cards")),
+        number_field(f"Cards home when given up ({fewest}–{most_given_up})", cards_typed.current,
+                     lambda text: change_cards(lambda _: text), problem.on("cards")),
         ft.Row([
             action(f"Won: all {ALL_CARDS} home", lambda _: finish(True), primary=True),
             action("Given up", lambda _: finish(False)),

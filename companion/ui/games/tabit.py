@@ -29,11 +29,13 @@ from companion.games.tabit import (
     awaiting,
     best_line,
     line_points,
+    tied_at_the_top,
 )
 from companion.ui.games import EntryContext, GameScreen
-from companion.ui.widgets import TOUCH, action
+from companion.ui.widgets import TOUCH, action, use_latest_state
 
 LINE_KINDS = ((4, True), (3, True), (4, False), (3, False))  # the rows of the sheet's table
+LINE_BUTTON_WIDTH = 108  # three to a row on a 360 px phone
 
 
 @dataclass(frozen=True)
@@ -102,9 +104,11 @@ def round_line(state: TabitState, names: Mapping[str, str]) -> str:
     parts += [f"{name_of(names, score.player)} {score.points} in" for score in state.entered]
     parts.append(f"to enter: {names_of(names, awaiting(state))}")
     text = " · ".join(parts)
-    if len(state.playing) < state.table.seating.size:
-        text += (f"\nExtra round for the tie at the top (B3): only "
-                 f"{names_of(names, state.playing)} play it.")
+    tied = tied_at_the_top(state.totals)
+    if len(tied) > 1:
+        who = "everyone plays it" if state.playing == state.table.seating.seats else (
+            f"only {names_of(names, state.playing)} play it")
+        text += f"\nExtra round: {names_of(names, tied)} share the top (B3); {who}."
     return text
 
 
@@ -125,30 +129,30 @@ def TabitEntry(ctx: EntryContext):
 @ft.component
 def BoardForm(ctx: EntryContext):
     state: TabitState = ctx.state
-    draft, set_draft = ft.use_state(lambda: draft_of(ctx.editing))
-    # Taps can arrive before the re-render that gives handlers a fresh closure; every change
-    # starts from the latest draft kept here, so no tapped card is ever lost.
-    latest = ft.use_ref(draft)
-
-    def edit(change: Callable[[Draft], Draft]) -> None:
-        latest.current = change(latest.current)
-        set_draft(latest.current)
+    # Taps can arrive before the re-render that gives handlers a fresh closure: every change
+    # builds on the newest draft, so no tapped card is ever lost.
+    latest, edit = use_latest_state(draft_of(ctx.editing))
+    draft: Draft = latest.current
 
     to_enter = awaiting(state) if ctx.editing is None else (ctx.editing.player,)
-    player = draft.player if draft.player in to_enter else to_enter[0]
+
+    def player_of(d: Draft) -> PlayerId:
+        return d.player if d.player in to_enter else to_enter[0]
+
+    player = player_of(draft)
 
     def enter(_) -> None:
-        current = latest.current
-        chosen = current.player if current.player in to_enter else to_enter[0]
-        event = current.event(chosen)
+        event = latest.current.event(player_of(latest.current))
         if event is not None:
             ctx.submit(event)  # on success the log grows and a fresh form replaces this one
 
     def add_picture(picture: Picture) -> None:
-        edit(lambda d: replace(d, pictures=(*d.pictures, picture)[:BOXES], line_chosen=False))
+        edit(lambda d: replace(d, pictures=(*d.pictures, picture)[:BOXES], line=None,
+                               line_chosen=False))
 
     def add_letter(letter: str) -> None:
-        edit(lambda d: replace(d, letters=(*d.letters, letter)[:BOXES], line_chosen=False))
+        edit(lambda d: replace(d, letters=(*d.letters, letter)[:BOXES], line=None,
+                               line_chosen=False))
 
     def choose_line(line: Line | None) -> None:
         edit(lambda d: replace(d, pictures=(), letters=(), line=line, line_chosen=True))
@@ -163,17 +167,20 @@ def BoardForm(ctx: EntryContext):
     ], wrap=True)
     pictures = ft.Row([
         choice(picture.word, lambda _, p=picture: add_picture(p), selected=False,
-               disabled=len(draft.pictures) == BOXES)
+               disabled=len(draft.pictures) == BOXES, width=2 * TOUCH)
         for picture in Picture
-    ], wrap=True)
+    ] + [action("Clear pictures", lambda _: edit(lambda d: replace(d, pictures=())))], wrap=True)
     letters = ft.Row([
         choice(letter, lambda _, c=letter: add_letter(c), selected=False, width=TOUCH,
                disabled=len(draft.letters) == BOXES)
         for letter in ascii_uppercase
-    ], wrap=True, spacing=4, run_spacing=4)
+    ] + [action("Clear letters", lambda _: edit(lambda d: replace(d, letters=())))],
+        wrap=True, spacing=4, run_spacing=4)
+
     def line_button(line: Line | None) -> ft.Control:
         label = "No score 0" if line is None else f"{line.picture.word} {line.points}"
-        return choice(label, lambda _: choose_line(line), selected=decided and made == line)
+        return choice(label, lambda _: choose_line(line), selected=decided and made == line,
+                      width=LINE_BUTTON_WIDTH)
 
     table = [
         ft.Column([
@@ -188,19 +195,15 @@ def BoardForm(ctx: EntryContext):
     return ft.Column([
         *([] if ctx.editing is not None else [ft.Text(round_line(state, ctx.names), size=16)]),
         players,
-        ft.Text(f"{who}'s picture boxes: {' '.join(p.word for p in draft.pictures) or '—'}",
-                size=16, weight=ft.FontWeight.BOLD),
-        pictures,
-        ft.Row([action("Clear pictures", lambda _: edit(lambda d: replace(d, pictures=())))],
-               wrap=True),
-        ft.Text(f"{who}'s letter boxes: {' '.join(draft.letters) or '—'}",
-                size=16, weight=ft.FontWeight.BOLD),
-        letters,
-        ft.Row([action("Clear letters", lambda _: edit(lambda d: replace(d, letters=())))],
-               wrap=True),
+        ft.Text(f"{who}'s board: {' '.join(p.word for p in draft.pictures) or '—'} · "
+                f"{' '.join(draft.letters) or '—'}", size=16),
         ft.Text(preview(draft), size=18, weight=ft.FontWeight.BOLD),
         action(f"{verb} {who}'s board: {line_points(made)}" if event else
                f"{verb} {who}'s board", enter, primary=True, disabled=event is None),
+        ft.Text("Picture cards", size=16, weight=ft.FontWeight.BOLD),
+        pictures,
+        ft.Text("Letter cards", size=16, weight=ft.FontWeight.BOLD),
+        letters,
         ft.Text("Or choose the line of the table directly", size=16, weight=ft.FontWeight.BOLD),
         *table,
         line_button(None),
