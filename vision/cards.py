@@ -32,6 +32,7 @@ Corners = tuple[tuple[float, float], tuple[float, float], tuple[float, float],
 WORK_SIDE = 1600  # long side of the working copy, in pixels
 SURE = 0.8  # below this confidence (number and colour together) a card is reported unsure
 CARD_ASPECT = 88 / 63  # height / width of a Plaza card
+
 MODEL_PATH = Path(__file__).parent / "data" / "cards" / "numerals.npz"
 GLYPH = 24  # side of the square a numeral is resampled into for the classifier
 REJECT = 24  # classifier class for "not a numeral"; classes 2k, 2k+1 are number k+1 up, down
@@ -156,20 +157,23 @@ def _read_cards(image: np.ndarray) -> tuple[tuple[SeenCard, ...], tuple[UnsureCa
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) \
         if scale < 1 else image
     normalised = _divide_by_paper(small)
-    paper = _paper_mask(small, normalised)
-    regions = _regions(paper)
+    paper = _paper_mask(small[::2, ::2], normalised[::2, ::2])  # half size: plenty for outlines
     found: list[tuple[SeenCard | UnsureCard, float]] = []
-    for region in regions:
-        found += _read_region(normalised, region, scale)
+    for region in _regions(paper):
+        found += _read_region(normalised, paper, region, scale)
     return _settle_duplicates(found)
 
 
 def _divide_by_paper(small: np.ndarray) -> np.ndarray:
-    """Each pixel divided by a local white estimate (per channel): paper ≈ 1 under any light."""
-    size = max(15, max(small.shape[:2]) // 20) | 1
-    white = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
-    white = cv2.blur(white, (size, size)).astype(np.float32)
-    return small.astype(np.float32) / np.maximum(white, 16.0)
+    """Each pixel divided by a local white estimate (per channel): paper ≈ 1 under any light.
+    The estimate (a local maximum, smoothed) is computed at a quarter of the size: it is smooth."""
+    quarter = cv2.resize(small, (max(1, small.shape[1] // 4), max(1, small.shape[0] // 4)),
+                         interpolation=cv2.INTER_AREA)
+    size = max(5, max(quarter.shape[:2]) // 20) | 1
+    white = cv2.dilate(quarter, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
+    white = cv2.blur(white, (size, size))
+    white = cv2.resize(white, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_LINEAR)
+    return small.astype(np.float32) / np.maximum(white, 16).astype(np.float32)
 
 
 def _paper_mask(small: np.ndarray, normalised: np.ndarray) -> np.ndarray:
@@ -177,9 +181,14 @@ def _paper_mask(small: np.ndarray, normalised: np.ndarray) -> np.ndarray:
     low = _channel_min(normalised)
     spread = np.maximum(np.maximum(normalised[..., 0], normalised[..., 1]),
                         normalised[..., 2]) - low
-    grey = np.maximum(np.maximum(small[..., 0], small[..., 1]), small[..., 2])
-    bright = grey >= 0.45 * np.percentile(grey[::4, ::4], 99)
-    return ((low > 0.72) & (spread < 0.22) & bright).astype(np.uint8)
+    # Card stock is the brightest near-neutral thing in the scene: take the brightest pixels'
+    # colour as the light's, and refuse pixels far from neutral under it (a cyan or pink cloth
+    # looks like local white after the division above, but not like the cards).
+    light = np.percentile(small[::2, ::2].reshape(-1, 3), 99, axis=0).astype(np.float32)
+    balanced = small.astype(np.float32) / np.maximum(light, 16.0)
+    top = np.maximum(np.maximum(balanced[..., 0], balanced[..., 1]), balanced[..., 2])
+    neutral = top - _channel_min(balanced) < 0.3 * top
+    return ((low > 0.72) & (spread < 0.22) & (top >= 0.45) & neutral).astype(np.uint8)
 
 
 def _channel_min(image: np.ndarray) -> np.ndarray:
@@ -189,39 +198,74 @@ def _channel_min(image: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class _Region:
-    mask: np.ndarray  # filled paper region, full working size, uint8
-    rect: tuple[tuple[float, float], tuple[float, float], float]  # cv2.minAreaRect
+    rect: tuple[tuple[float, float], tuple[float, float], float]  # cv2.minAreaRect, working px
+    card_shaped: bool  # a lone card's outline (portrait, about 63 × 88, convex)
 
 
 def _regions(paper: np.ndarray) -> list[_Region]:
-    """Paper regions with holes (numerals, artwork) filled: single cards or blocks of cards."""
+    """Connected paper (half size): single cards in a hand, blocks of touching cards on a Plaza,
+    or pale table. Only their rectangles are used: ink inside them is judged by its own paper
+    surround, since a numeral touching a picture or a frame is not a hole in the paper."""
     side = max(paper.shape)
     opened = cv2.morphologyEx(paper, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     regions = []
     for contour in contours:
-        if cv2.contourArea(contour) < (side / 60) ** 2:
+        if cv2.contourArea(contour) < (side / 120) ** 2:
             continue
-        mask = np.zeros_like(paper)
-        cv2.drawContours(mask, [contour], -1, 1, -1)
-        regions.append(_Region(mask=mask, rect=cv2.minAreaRect(contour)))
+        (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
+        long, short = max(w, h), max(1.0, min(w, h))
+        card_shaped = 1.2 < long / short < 1.6 \
+            and cv2.contourArea(cv2.convexHull(contour)) > 0.9 * w * h
+        regions.append(_Region(rect=((2 * cx, 2 * cy), (2 * w + 2, 2 * h + 2), angle),
+                               card_shaped=card_shaped))
     return regions
 
 
-def _read_region(normalised: np.ndarray, region: _Region, scale: float
+def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, scale: float
                  ) -> list[tuple[SeenCard | UnsureCard, float]]:
-    """The cards of one paper region, read along whichever of its two axes reads best."""
+    """The cards of one paper region, read along whichever of its two axes reads best. A region
+    where nothing reads for sure is table, not cards, unless it has a lone card's outline."""
     best: list[tuple[SeenCard | UnsureCard, float]] = []
-    best_score = 0.0
-    for turn in (0.0, 90.0):
-        cards, score = _read_upright(normalised, region, region.rect[2] + turn, scale)
-        if score > best_score:
-            best, best_score = cards, score
-    return best
+    best_score = -math.inf
+    angles = [region.rect[2]]
+    if not region.card_shaped:  # a block's outline is ragged: its edges tell the axes better
+        edges = _edge_angle(normalised, region)
+        if abs((edges - angles[0] + 45) % 90 - 45) > 4:
+            angles.append(edges)
+    for angle in angles:
+        for turn in (0.0, 90.0):
+            cards, score = _read_upright(normalised, paper, region, angle + turn, scale)
+            if score > best_score:
+                best, best_score = cards, score
+    if region.card_shaped or any(isinstance(card, SeenCard) for card, _ in best):
+        return best
+    return []
 
 
-def _read_upright(normalised: np.ndarray, region: _Region, angle: float, scale: float
-                  ) -> tuple[list[tuple[SeenCard | UnsureCard, float]], float]:
+def _edge_angle(normalised: np.ndarray, region: _Region) -> float:
+    """The dominant direction (mod 90°) of the edges in a region: card outlines and the strokes
+    of numerals run along the cards' axes, and cards on a Plaza share one orientation."""
+    box = cv2.boundingRect(cv2.boxPoints(region.rect).astype(np.int32))
+    x, y, w, h = box
+    x0, y0 = max(0, x), max(0, y)
+    grey = _channel_min(normalised[y0:y + h:2, x0:x + w:2])
+    if grey.size < 16:
+        return region.rect[2]
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    weight = gx * gx + gy * gy
+    # Angles mod 90° as a doubled-doubled phase, averaged around the dominant one.
+    phase = np.arctan2(gy, gx) * 4
+    histogram = np.bincount(((phase + math.pi) / (2 * math.pi) * 90).astype(int).ravel() % 90,
+                            weight.ravel(), minlength=90)
+    histogram = np.convolve(np.concatenate([histogram[-3:], histogram, histogram[:3]]),
+                            np.ones(7), mode="valid")
+    return float(np.argmax(histogram) + 0.5) - 45.0
+
+
+def _read_upright(normalised: np.ndarray, paper: np.ndarray, region: _Region, angle: float,
+                  scale: float) -> tuple[list[tuple[SeenCard | UnsureCard, float]], float]:
     (cx, cy), (w, h), _ = region.rect
     if angle % 180 != region.rect[2] % 180:
         w, h = h, w
@@ -231,29 +275,46 @@ def _read_upright(normalised: np.ndarray, region: _Region, angle: float, scale: 
     turn[:, 2] += (size[0] / 2 - cx, size[1] / 2 - cy)
     upright = cv2.warpAffine(normalised, turn, size, flags=cv2.INTER_LINEAR,
                              borderValue=(1.0, 1.0, 1.0))
-    inside = cv2.warpAffine(region.mask, turn, size, flags=cv2.INTER_NEAREST)
+    from_half = turn.copy()
+    from_half[:, :2] *= 2  # the paper mask is at half size
+    paper_up = cv2.warpAffine(paper, from_half, size, flags=cv2.INTER_NEAREST)
     ink = np.clip(1.0 - _channel_min(upright), 0, 1)
-    numerals, labels = _find_numerals(ink, inside)
+    numerals, labels, unread = _find_numerals(ink, paper_up)
     if not numerals:
         return [], 0.0
     back = cv2.invertAffineTransform(turn)
-    card_size = _card_size(numerals, inside)
+    card_size = _card_size(numerals, region.card_shaped, (w, h))
     numerals = _settle_by_place(numerals, card_size)
-    found = []
-    for numeral in numerals:
-        found.append(_card_from(numeral, upright, ink, labels, card_size, back, scale))
-    # Readings along the wrong axis (sideways) are few, small and unsure: weigh by size.
+    found = [_card_from(numeral, upright, ink, labels, card_size, back, scale)
+             for numeral in numerals]
+    # Along the wrong axis the numerals lie sideways and are rejected, and what does read (a bar
+    # as a 1) is small or unsure: weigh readings by size, less the size of what did not read.
     score = sum(float(_number_probabilities(numeral).max()) ** 2 * numeral.box[2] * numeral.box[3]
-                for numeral in numerals)
+                for numeral in numerals) - unread
     return found, score
 
 
-def _find_numerals(ink: np.ndarray, inside: np.ndarray) -> tuple[list[_Numeral], np.ndarray]:
-    """Ink blobs on the paper, grouped into numerals and classified; small ones (corner indices)
-    and those the classifier rejects are dropped."""
-    mask = ((ink > 0.38) & (inside > 0)).astype(np.uint8)
+def _find_numerals(ink: np.ndarray, paper: np.ndarray
+                   ) -> tuple[list[_Numeral], np.ndarray, float]:
+    """Ink blobs ringed by paper, grouped into numerals and classified; small ones (corner
+    indices) and those the classifier rejects are dropped. Also returns the labels image, and the
+    box area of numeral-sized groups that did not read as numerals."""
+    mask = (ink > 0.38).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     height, width = ink.shape
+    paper_sum = cv2.integral(paper)
+    ink_sum = cv2.integral(mask)
+
+    def on_paper(x: int, y: int, w: int, h: int) -> bool:
+        """Most of what is not ink around the blob is paper (not table, not a picture)."""
+        pad = max(2, h // 4)
+        x0, y0 = max(0, x - pad), max(0, y - pad)
+        x1, y1 = min(width, x + w + pad), min(height, y + h + pad)
+        box = (y1 - y0) * (x1 - x0)
+        papers = paper_sum[y1, x1] - paper_sum[y0, x1] - paper_sum[y1, x0] + paper_sum[y0, x0]
+        inks = ink_sum[y1, x1] - ink_sum[y0, x1] - ink_sum[y1, x0] + ink_sum[y0, x0]
+        return papers >= 0.75 * (box - inks)
+
     blobs = []
     for label in range(1, count):
         x, y, w, h, area = (int(v) for v in stats[label])
@@ -261,22 +322,23 @@ def _find_numerals(ink: np.ndarray, inside: np.ndarray) -> tuple[list[_Numeral],
         if (h < 9 and not flat) or x <= 1 or y <= 1 or x + w >= width - 1 \
                 or y + h >= height - 1:
             continue
-        if area < 0.08 * w * h:  # a frame or ring around the card, not a numeral
+        if area < 0.08 * w * h or not on_paper(x, y, w, h):  # a frame; the table
             continue
         blobs.append((x, y, w, h, label))
     groups = _group_digits(blobs)
     if not groups:
-        return [], labels
-    boxes = [group[0] for group in groups]
-    probabilities = classify(np.stack([features(ink, box) for box in boxes]))
-    numerals = [_Numeral(box=box, labels=group[1], probabilities=p)
-                for (box, group), p in zip(zip(boxes, groups, strict=True), probabilities,
-                                           strict=True)
-                if p[REJECT] < 0.5]
+        return [], labels, 0.0
+    probabilities = classify(np.stack([features(ink, box) for box, _ in groups]))
+    candidates = [_Numeral(box=box, labels=members, probabilities=p)
+                  for (box, members), p in zip(groups, probabilities, strict=True)]
+    numerals = [numeral for numeral in candidates if numeral.probabilities[REJECT] < 0.5]
     if not numerals:
-        return [], labels
+        return [], labels, 0.0
     tall = np.percentile([numeral.box[3] for numeral in numerals], 90)
-    return [numeral for numeral in numerals if numeral.box[3] >= 0.55 * tall], labels
+    unread = sum(c.box[2] * c.box[3] for c in candidates
+                 if c.probabilities[REJECT] >= 0.5 and 0.55 * tall <= max(c.box[2], c.box[3])
+                 <= 1.6 * tall)
+    return [numeral for numeral in numerals if numeral.box[3] >= 0.55 * tall], labels, unread
 
 
 def _group_digits(blobs: list[tuple[int, int, int, int, int]]
@@ -325,9 +387,12 @@ def _group_digits(blobs: list[tuple[int, int, int, int, int]]
     return result
 
 
-def _card_size(numerals: list[_Numeral], inside: np.ndarray) -> tuple[float, float]:
-    """Card width and height in the upright frame: from the spacing of neighbours in a row
-    (cards in a Plaza row touch), else from a region holding a single card."""
+def _card_size(numerals: list[_Numeral], card_shaped: bool, region_size: tuple[float, float]
+               ) -> tuple[float, float]:
+    """Card width and height in the upright frame: a lone card's own outline, else the spacing
+    of neighbours in a row (cards in a Plaza row touch), else a typical numeral-to-card ratio."""
+    if card_shaped and len(numerals) == 1 and region_size[1] > region_size[0]:
+        return region_size
     centres = np.array([(x + w / 2, y + h / 2, h) for x, y, w, h in
                         (numeral.box for numeral in numerals)])
     spacings = []
@@ -337,14 +402,7 @@ def _card_size(numerals: list[_Numeral], inside: np.ndarray) -> tuple[float, flo
         dx = dx[(dx > 1.2 * h) & (dx < 4.0 * h)]
         if dx.size:
             spacings.append(dx.min())
-    if len(numerals) == 1 or not spacings:
-        ys, xs = np.nonzero(inside)
-        width, height = float(np.ptp(xs) + 1), float(np.ptp(ys) + 1)
-        if len(numerals) == 1 and 1.1 < height / max(width, 1) < 1.8:
-            return width, height
-        width = 2.2 * float(np.median(centres[:, 2]))
-        return width, width * CARD_ASPECT
-    width = float(np.median(spacings))
+    width = float(np.median(spacings)) if spacings else 2.2 * float(np.median(centres[:, 2]))
     return width, width * CARD_ASPECT
 
 
