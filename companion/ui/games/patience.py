@@ -161,7 +161,7 @@ def ElapsedClock(started_at: str, clock: Callable[[], str]):
     # The cleanup makes Flet cancel the ticking task when the clock leaves the screen.
     ft.use_effect(tick, [started_at], cleanup=lambda: None)
     shown = clock_text(max(0.0, seconds_between(started_at, now)))
-    return ft.Semantics(ft.Text(shown, size=56, weight=ft.FontWeight.BOLD),
+    return ft.Semantics(content=ft.Text(shown, size=56, weight=ft.FontWeight.BOLD),
                         label=f"Attempt clock {shown}")
 
 
