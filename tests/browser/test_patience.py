@@ -6,21 +6,36 @@ with nothing outside the viewport."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from companion.core.match import Match, replay
+from companion.core.match import Match, MatchAbandoned, replay
+from companion.core.seating import Seating
+from companion.core.types import MatchId
 from companion.games.patience import (
     CRAZY_QUILT,
+    WINDMILL,
+    Attempt,
     AttemptFinished,
     AttemptStarted,
     Redealt,
     SessionEnded,
+    attempt_statistics,
     session_statistics,
 )
 from companion.games.registry import game_for
-from companion.ui.games.patience import statistics_lines
-from storage import open_library
+from companion.ui.games import EntryContext
+from companion.ui.games.patience import (
+    clock_text,
+    earlier_attempts,
+    parse_clock,
+    statistics_lines,
+)
+from companion.ui.services import Services
+from storage import memory_library, open_library
 from tests.browser.conftest import screenshot
 from tests.browser.test_tabit import (
     assert_inside_viewport,
@@ -119,3 +134,66 @@ def test_patience_screen_fits_a_390_px_phone(app_server, open_app, title):
     page.wait_for_timeout(500)
     screenshot(page, f"{title.lower().replace(' ', '_')}-390x844")
     assert_inside_viewport(page, 390)
+
+
+# The pieces the screen builds on, without a browser.
+
+@given(st.integers(min_value=0, max_value=100 * 3600))
+def test_a_time_shown_on_the_clock_reads_back_as_the_same_time(seconds):
+    assert parse_clock(clock_text(seconds)) == seconds
+
+
+@pytest.mark.parametrize("typed", ["", "12:", "1:2:3:4", "ten", "-5", "1.5"])
+def test_a_time_taken_that_is_not_m_ss_is_refused_with_the_reason(typed):
+    with pytest.raises(ValueError, match="is not a time: write it as m:ss"):
+        parse_clock(typed)
+
+
+def test_statistics_leave_out_times_until_an_attempt_is_won():
+    lost = Attempt("t0", "t1", 600.0, 87, 1, False)
+    assert statistics_lines(attempt_statistics([])) == "No attempts yet."
+    assert "Best time" not in statistics_lines(attempt_statistics([lost]))
+    won = Attempt("t2", "t3", 725.0, 104, 0, True)
+    assert statistics_lines(attempt_statistics([lost, won])) == (
+        "Attempts 2 · wins 1 · win rate 50%\n"
+        "Best time 12:05 · median time 12:05 (won attempts)\n"
+        "Average cards home 95.5 · winning streak 1 (longest 1)")
+
+
+def session(match_id: str, game, player, created_at: str, *events) -> Match:
+    return Match(MatchId(match_id), game.key, Seating((player,)), game.options_type(),
+                 created_at, created_at, events)
+
+
+def attempt(start: str, end: str, cards_home: int):
+    return (AttemptStarted(f"2026-11-{start}:00+00:00"),
+            AttemptFinished(f"2026-11-{end}:00+00:00", cards_home, cards_home == 104))
+
+
+def test_the_players_history_is_his_other_sessions_of_this_game_oldest_first_not_abandoned():
+    library = memory_library(game_for)
+    ann, bob = library.players.add("Ann").id, library.players.add("Bob").id
+    current = session("now", CRAZY_QUILT, ann, "2026-11-22T20:00:00+00:00",
+                      *attempt("22T20:00", "22T20:10", 104))
+    library.matches.create_many([
+        current,
+        session("second", CRAZY_QUILT, ann, "2026-11-21T20:00:00+00:00",
+                *attempt("21T20:00", "21T20:09", 60), SessionEnded()),
+        session("first", CRAZY_QUILT, ann, "2026-11-20T20:00:00+00:00",
+                *attempt("20T20:00", "20T20:12", 104), *attempt("20T20:20", "20T20:30", 90)),
+        session("abandoned", CRAZY_QUILT, ann, "2026-11-21T21:00:00+00:00",
+                *attempt("21T21:00", "21T21:08", 104), MatchAbandoned()),  # G4
+        session("windmill", WINDMILL, ann, "2026-11-21T22:00:00+00:00",
+                *attempt("21T22:00", "21T22:05", 104)),
+        session("bob", CRAZY_QUILT, bob, "2026-11-21T23:00:00+00:00",
+                *attempt("21T23:00", "21T23:05", 104)),
+    ])
+    context = EntryContext(Services(library, Path(".")), current, None, {ann: "Ann"}, bool)
+
+    earlier = earlier_attempts(context)
+
+    assert [a.cards_home for a in earlier] == [104, 90, 60]
+    state = replay(current, CRAZY_QUILT).game
+    statistics = attempt_statistics((*earlier, *state.attempts))
+    assert (statistics.attempts, statistics.wins, statistics.current_streak,
+            statistics.longest_streak, statistics.best_seconds) == (4, 2, 1, 1, 600.0)
