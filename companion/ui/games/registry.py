@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from companion.ui.games import GameScreen
 from companion.ui.games.patience import CRAZY_QUILT_SCREEN, WINDMILL_SCREEN
+from companion.ui.games.plaza import PLAZA_SCREEN
 from companion.ui.games.tabit import TABIT_SCREEN
 from companion.ui.games.tablanette import TABLANETTE_SCREEN
 
 GAME_SCREENS: dict[str, GameScreen] = {
     # one line per game, e.g.  "plaza": PLAZA_SCREEN,  (import it above)
+    "plaza": PLAZA_SCREEN,
     "tablanette": TABLANETTE_SCREEN,
     "tabit": TABIT_SCREEN,
     "crazy_quilt": CRAZY_QUILT_SCREEN,
