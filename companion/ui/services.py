@@ -34,7 +34,7 @@ class Services:
 
     @property
     def notices(self) -> tuple[str, ...]:
-        return tuple(str(notice) for notice in self.storage.notices)
+        return tuple(notice.message for notice in self.storage.notices)
 
     def game(self, key: str) -> Game:
         return game_for(key)

@@ -39,3 +39,20 @@ def test_players_and_match_survive_a_restart(app_server, open_app):
     page.get_by_role("button", name="Players").click()
     page.get_by_role("button", name="Rename Ann").wait_for()
     page.get_by_role("button", name="Rename Bob").wait_for()
+
+
+def test_a_damaged_data_file_is_reported_and_the_app_still_starts(app_server, open_app):
+    page = open_app(app_server.url)
+    page.get_by_role("button", name="Players").click()
+    add_player(page, "Ann")
+    app_server.stop()
+    app_server.start()  # opening a changed folder takes the automatic backup
+    app_server.stop()
+    index = app_server.data_dir / "index.json"
+    index.write_text(index.read_text()[: len(index.read_text()) // 2])  # truncated
+    app_server.start()
+    load(page, app_server.url)
+    page.get_by_text("was damaged", exact=False).first.wait_for()
+    assert list((app_server.data_dir / "damaged").iterdir()), "the damaged file is kept aside"
+    page.get_by_role("button", name="Players").click()
+    page.get_by_role("button", name="Rename Ann").wait_for()

@@ -43,7 +43,9 @@ def HomeScreen(services: Services, navigate: Navigate):
         )
         for summary in in_progress[:10]
     ]
+    repairs = [ft.Text(notice, color=ft.Colors.ERROR) for notice in services.notices]
     return ft.Column([
+        *repairs,
         action("Players", lambda _: navigate(Route("players")), primary=True),
         *([heading("Games in progress"), *resume] if resume else []),
         heading("Games"),
