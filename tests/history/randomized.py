@@ -12,9 +12,11 @@ from companion.core.game import Event
 from companion.core.match import Match, MatchAbandoned
 from companion.core.players import Player
 from companion.core.types import MatchId, NightId, PlayerId
+from companion.games.patience import ALL_CARDS, AttemptFinished
 from companion.games.plaza import HandPlayed
 from companion.games.tabit import TABLE_LINES, BoardEntered, LineChosen
 from companion.games.tableau import Call, RoundWon
+from companion.games.tableau_solitaire import Attempt as SolitaireAttempt
 from tests.games.plaza_play import random_hand
 from tests.games.tableau_play import random_round_end
 
@@ -48,4 +50,9 @@ def replacement(rng: random.Random, match: Match, event: Event) -> Event:
         return random_round_end(rng, seats)
     if isinstance(event, BoardEntered | LineChosen):
         return LineChosen(event.player, rng.choice((None, *TABLE_LINES)))
+    if isinstance(event, SolitaireAttempt):  # 4 pictures fit either edition (T1, T8)
+        return SolitaireAttempt(rng.randint(1, 4), rng.random() < 0.5, seconds=rng.randint(20, 900))
+    if isinstance(event, AttemptFinished):  # won with all home, or given up with 60 (Q2)
+        won = rng.random() < 0.5
+        return AttemptFinished(event.at, ALL_CARDS if won else 60, won)
     return MatchAbandoned()
