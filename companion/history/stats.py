@@ -19,6 +19,8 @@ import enum
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
+from itertools import combinations
 from statistics import fmean
 
 from companion.core.errors import InvalidSetup
@@ -47,8 +49,13 @@ class PlayedMatch:
     state: MatchState
     game: Game
     status: Status
-    standings: tuple[Standing, ...]  # current standings (final once finished)
     winners: frozenset[PlayerId]  # empty unless finished
+
+    @cached_property
+    def standings(self) -> tuple[Standing, ...]:
+        """Current standings (final once finished); worked out only when asked for, since win
+        statistics need only the winners."""
+        return self.game.standings(self.state.game)
 
     @property
     def order(self) -> tuple[str, str]:
@@ -65,7 +72,7 @@ def played_match(match: Match, game: Game, state: MatchState | None = None) -> P
     else:
         status = Status.IN_PROGRESS
     winners = game.winners(current.game) if status is Status.FINISHED else frozenset()
-    return PlayedMatch(match, current, game, status, game.standings(current.game), winners)
+    return PlayedMatch(match, current, game, status, winners)
 
 
 def played_matches(matches: Iterable[Match], games: GameLookup) -> tuple[PlayedMatch, ...]:
@@ -287,13 +294,30 @@ class HeadToHead:
     neither: int  # someone else at the table won
 
 
+def _tally(first: PlayerId, second: PlayerId, matches: Iterable[PlayedMatch]) -> HeadToHead:
+    """The record of two players over finished matches they both sat in."""
+    counts = {(True, False): 0, (False, True): 0, (True, True): 0, (False, False): 0}
+    for entry in matches:
+        counts[first in entry.winners, second in entry.winners] += 1
+    return HeadToHead(first, second, sum(counts.values()), counts[True, False],
+                      counts[False, True], counts[True, True], counts[False, False])
+
+
 def head_to_head(matches: Iterable[PlayedMatch], first: PlayerId, second: PlayerId) -> HeadToHead:
     if first == second:
         raise InvalidSetup("Choose two different players for a head-to-head.")
-    counts = {(True, False): 0, (False, True): 0, (True, True): 0, (False, False): 0}
+    return _tally(first, second, (
+        entry for entry in matches if entry.status is Status.FINISHED
+        and first in entry.match.seating.seats and second in entry.match.seating.seats))
+
+
+def every_head_to_head(matches: Iterable[PlayedMatch]) -> tuple[HeadToHead, ...]:
+    """The record of every pair of players who finished a match together, in one pass
+    (first < second by id)."""
+    together: dict[tuple[PlayerId, PlayerId], list[PlayedMatch]] = defaultdict(list)
     for entry in matches:
-        seats = entry.match.seating.seats
-        if entry.status is Status.FINISHED and first in seats and second in seats:
-            counts[first in entry.winners, second in entry.winners] += 1
-    return HeadToHead(first, second, sum(counts.values()), counts[True, False],
-                      counts[False, True], counts[True, True], counts[False, False])
+        if entry.status is Status.FINISHED:
+            for pair in combinations(sorted(entry.match.seating.seats), 2):
+                together[pair].append(entry)
+    return tuple(_tally(first, second, together[first, second])
+                 for first, second in sorted(together))

@@ -19,6 +19,7 @@ from companion.history.stats import (
     TabitFigures,
     TablanetteFigures,
     TableauFigures,
+    every_head_to_head,
     head_to_head,
     history_statistics,
     played_matches,
@@ -167,6 +168,14 @@ def test_head_to_head_counts_only_matches_both_finished(history):
             record.neither) == (4, 2, 1, 1, 0)
     assert head_to_head(history, BOB, CY).first_wins == 1
     assert head_to_head(history, CY, PlayerId("dee")).played == 0
+
+
+def test_every_head_to_head_in_one_pass_agrees_with_each_pair(history):
+    records = every_head_to_head(history)
+    assert [(record.first, record.second) for record in records] == [
+        (ANN, BOB), (ANN, CY), (BOB, CY)]
+    assert records == tuple(head_to_head(history, record.first, record.second)
+                            for record in records)
 
 
 def test_head_to_head_needs_two_players(history):
