@@ -85,11 +85,11 @@ def assert_inside_viewport(page, width: int) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= width
 
 
-def scroll_to_the_end(page) -> None:
-    """Scroll the app (Flutter scrolls inside its canvas, not the document) to its bottom."""
-    page.mouse.move(195, 400)
+def scroll_app(page, down: bool) -> None:
+    """Scroll the app to its bottom or top (Flutter scrolls inside its canvas, not the page)."""
+    page.mouse.move(100, 400)
     for _ in range(5):
-        page.mouse.wheel(0, 1000)
+        page.mouse.wheel(0, 1000 if down else -1000)
     page.wait_for_timeout(500)
 
 
@@ -178,10 +178,10 @@ def test_tabit_screen_fits_a_390_px_phone(app_server, open_app):
         tap(page, letter)
     page.get_by_text("The board makes 3 pictures of the STAR with the word: 300").wait_for(
         timeout=10_000)
-    page.wait_for_timeout(500)  # let the buttons' enable animation settle for the picture
+    scroll_app(page, down=False)  # the taps scrolled down to the letters
     screenshot(page, "tabit-390x844")
     assert_inside_viewport(page, 390)
-    scroll_to_the_end(page)
+    scroll_app(page, down=True)
     page.get_by_role("button", name="No score 0", exact=True).wait_for(timeout=10_000)
     screenshot(page, "tabit-390x844-end")
     assert_inside_viewport(page, 390)
