@@ -43,7 +43,8 @@ def whole_number_problem(text: str, low: int, high: int) -> str | None:
 def number_field(label: str, text: str, on_change: Callable[[str], None],
                  error: str | None = None) -> ft.TextField:
     """A field for a number, labelled (its accessible name), with its problem shown on it."""
-    return ft.TextField(label=label, value=text, error=error, keyboard_type=ft.KeyboardType.NUMBER,
+    return ft.TextField(label=label, value=text, error=error, error_max_lines=3,
+                        keyboard_type=ft.KeyboardType.NUMBER,
                         on_change=lambda e: on_change(e.control.value))
 
 

@@ -85,7 +85,7 @@ def count_problems(draft: Draft, players: tuple[PlayerId, ...]) -> Mapping[Playe
         text = draft.count_text(player)
         problem = whole_number_problem(text, 0, PIECES_PER_PICTURE) if text.strip() else None
         if problem:
-            problems[player] = f"{problem} A picture has {PIECES_PER_PICTURE} pieces."
+            problems[player] = problem
     return problems
 
 
@@ -123,7 +123,8 @@ def settlement(state: TableauState, event: RoundWon) -> tuple[SettlementLine, ..
 def settlement_text(line: SettlementLine, name: Names) -> str:
     wrong = "won the round" if line.wrong_pieces is None else f"{line.wrong_pieces} wrong"
     unpaid = f" ({tokens(line.unpaid)} unpaid)" if line.unpaid else ""
-    return f"{name(line.player)}: {wrong}, {line.change:+d} → {balance_text(line.total)}{unpaid}"
+    # Plain words: the web client's fonts have no arrow glyph.
+    return f"{name(line.player)}: {wrong}, {line.change:+d}, now {balance_text(line.total)}{unpaid}"
 
 
 def token_rows(state: TableauState, name: Names) -> ft.Control:
