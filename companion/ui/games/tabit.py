@@ -53,10 +53,11 @@ class Draft:
         return len(self.pictures) == BOXES and len(self.letters) == BOXES
 
     def line_made(self) -> Line | None:
-        """The line this entry scores (B2): the chosen one, or the tapped board's best."""
-        if self.line_chosen or not self.board_complete:
+        """The line this entry scores (B2): the chosen one, or the tapped board's best; None
+        also while the board is incomplete."""
+        if self.line_chosen:
             return self.line
-        return best_line(Board(self.pictures, self.letters))
+        return best_line(Board(self.pictures, self.letters)) if self.board_complete else None
 
     def event(self, player: PlayerId) -> Event | None:
         if self.line_chosen:
@@ -147,12 +148,10 @@ def BoardForm(ctx: EntryContext):
             ctx.submit(event)  # on success the log grows and a fresh form replaces this one
 
     def add_picture(picture: Picture) -> None:
-        edit(lambda d: replace(d, pictures=(*d.pictures, picture)[:BOXES], line=None,
-                               line_chosen=False))
+        edit(lambda d: replace(d, pictures=(*d.pictures, picture)[:BOXES], line_chosen=False))
 
     def add_letter(letter: str) -> None:
-        edit(lambda d: replace(d, letters=(*d.letters, letter)[:BOXES], line=None,
-                               line_chosen=False))
+        edit(lambda d: replace(d, letters=(*d.letters, letter)[:BOXES], line_chosen=False))
 
     def choose_line(line: Line | None) -> None:
         edit(lambda d: replace(d, pictures=(), letters=(), line=line, line_chosen=True))
