@@ -26,10 +26,10 @@ from tests.vision.render_plaza import (  # noqa: E402
     render_text,
     tuning_typefaces,
 )
-from vision.cards import MODEL_PATH, REJECT, features  # noqa: E402
+from vision.cards import INK, MODEL_PATH, REJECT, features  # noqa: E402
 
 SEED = 20240601
-INK_THRESHOLD = 0.38  # as vision.cards._find_numerals
+
 
 
 def _inkness(tile: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -60,7 +60,7 @@ def _inkness(tile: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def _sample(ink: np.ndarray) -> np.ndarray | None:
-    ys, xs = np.nonzero(ink > INK_THRESHOLD)
+    ys, xs = np.nonzero(ink > INK)
     if ys.size < 10:
         return None
     box = (xs.min(), ys.min(), xs.max() - xs.min() + 1, ys.max() - ys.min() + 1)

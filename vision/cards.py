@@ -35,6 +35,7 @@ CARD_ASPECT = 88 / 63  # height / width of a Plaza card
 
 MODEL_PATH = Path(__file__).parent / "data" / "cards" / "numerals.npz"
 GLYPH = 24  # side of the square a numeral is resampled into for the classifier
+INK = 0.38  # darker than this share of the paper white, in some channel, is ink
 REJECT = 24  # classifier class for "not a numeral"; classes 2k, 2k+1 are number k+1 up, down
 
 
@@ -225,7 +226,8 @@ def _regions(paper: np.ndarray) -> list[_Region]:
 def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, scale: float
                  ) -> list[tuple[SeenCard | UnsureCard, float]]:
     """The cards of one paper region, read along whichever of its two axes reads best. A region
-    where nothing reads for sure is table, not cards, unless it has a lone card's outline."""
+    without a lone card's outline must hold two or more cards read for sure (a block of touching
+    cards), else it is pale table."""
     best: list[tuple[SeenCard | UnsureCard, float]] = []
     best_score = -math.inf
     angles = [region.rect[2]]
@@ -238,7 +240,7 @@ def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, sca
             cards, score = _read_upright(normalised, paper, region, angle + turn, scale)
             if score > best_score:
                 best, best_score = cards, score
-    if region.card_shaped or any(isinstance(card, SeenCard) for card, _ in best):
+    if region.card_shaped or sum(isinstance(card, SeenCard) for card, _ in best) >= 2:
         return best
     return []
 
@@ -279,12 +281,17 @@ def _read_upright(normalised: np.ndarray, paper: np.ndarray, region: _Region, an
     from_half[:, :2] *= 2  # the paper mask is at half size
     paper_up = cv2.warpAffine(paper, from_half, size, flags=cv2.INTER_NEAREST)
     ink = np.clip(1.0 - _channel_min(upright), 0, 1)
-    numerals, labels, unread = _find_numerals(ink, paper_up)
+    ink_mask = (ink > INK).astype(np.uint8)
+    paper_share = _PaperShare(paper_up, ink_mask)
+    numerals, labels, unread = _find_numerals(ink, ink_mask, paper_share)
     if not numerals:
         return [], 0.0
     back = cv2.invertAffineTransform(turn)
     card_size = _card_size(numerals, region.card_shaped, (w, h))
     numerals = _settle_by_place(numerals, card_size)
+    # A card is mostly bare paper: a dark blob on a pale patch of table is not a card.
+    numerals = [numeral for numeral in numerals
+                if paper_share(*_card_box(numeral, card_size)) >= 0.6]
     found = [_card_from(numeral, upright, ink, labels, card_size, back, scale)
              for numeral in numerals]
     # Along the wrong axis the numerals lie sideways and are rejected, and what does read (a bar
@@ -294,26 +301,35 @@ def _read_upright(normalised: np.ndarray, paper: np.ndarray, region: _Region, an
     return found, score
 
 
-def _find_numerals(ink: np.ndarray, paper: np.ndarray
+class _PaperShare:
+    """How much of a box (outside the frame counts as table) is paper, ink not counted."""
+
+    def __init__(self, paper: np.ndarray, ink_mask: np.ndarray) -> None:
+        self.height, self.width = paper.shape
+        self.paper = cv2.integral(paper)
+        self.ink = cv2.integral(ink_mask)
+
+    def __call__(self, x0: float, y0: float, x1: float, y1: float) -> float:
+        box = max(1.0, (y1 - y0) * (x1 - x0))
+        x0, y0 = int(np.clip(x0, 0, self.width)), int(np.clip(y0, 0, self.height))
+        x1, y1 = int(np.clip(x1, 0, self.width)), int(np.clip(y1, 0, self.height))
+        papers = self.paper[y1, x1] - self.paper[y0, x1] - self.paper[y1, x0] + self.paper[y0, x0]
+        inks = self.ink[y1, x1] - self.ink[y0, x1] - self.ink[y1, x0] + self.ink[y0, x0]
+        return float(papers) / max(1.0, box - float(inks))
+
+
+def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
                    ) -> tuple[list[_Numeral], np.ndarray, float]:
     """Ink blobs ringed by paper, grouped into numerals and classified; small ones (corner
     indices) and those the classifier rejects are dropped. Also returns the labels image, and the
     box area of numeral-sized groups that did not read as numerals."""
-    mask = (ink > 0.38).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     height, width = ink.shape
-    paper_sum = cv2.integral(paper)
-    ink_sum = cv2.integral(mask)
 
     def on_paper(x: int, y: int, w: int, h: int) -> bool:
         """Most of what is not ink around the blob is paper (not table, not a picture)."""
         pad = max(2, h // 4)
-        x0, y0 = max(0, x - pad), max(0, y - pad)
-        x1, y1 = min(width, x + w + pad), min(height, y + h + pad)
-        box = (y1 - y0) * (x1 - x0)
-        papers = paper_sum[y1, x1] - paper_sum[y0, x1] - paper_sum[y1, x0] + paper_sum[y0, x0]
-        inks = ink_sum[y1, x1] - ink_sum[y0, x1] - ink_sum[y1, x0] + ink_sum[y0, x0]
-        return papers >= 0.75 * (box - inks)
+        return paper_share(x - pad, y - pad, x + w + pad, y + h + pad) >= 0.75
 
     blobs = []
     for label in range(1, count):
@@ -446,15 +462,21 @@ def _settle_by_place(numerals: list[_Numeral], card_size: tuple[float, float]
     return settled
 
 
+def _card_box(numeral: _Numeral, card_size: tuple[float, float]
+              ) -> tuple[float, float, float, float]:
+    """The card around a numeral (printed at the card's centre), upright frame: x0, y0, x1, y1."""
+    x, y, w, h = numeral.box
+    cx, cy = x + w / 2, y + h / 2
+    return cx - card_size[0] / 2, cy - card_size[1] / 2, cx + card_size[0] / 2, \
+        cy + card_size[1] / 2
+
+
 def _card_from(numeral: _Numeral, upright: np.ndarray, ink: np.ndarray, labels: np.ndarray,
                card_size: tuple[float, float], back: np.ndarray, scale: float
                ) -> tuple[SeenCard | UnsureCard, float]:
-    x, y, w, h = numeral.box
     down = numeral.probabilities[1:REJECT:2].sum() > numeral.probabilities[0:REJECT:2].sum()
-    half_w, half_h = card_size[0] / 2, card_size[1] / 2
-    cx, cy = x + w / 2, y + h / 2
-    box = np.array([[cx - half_w, cy - half_h], [cx + half_w, cy - half_h],
-                    [cx + half_w, cy + half_h], [cx - half_w, cy + half_h]])
+    x0, y0, x1, y1 = _card_box(numeral, card_size)
+    box = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
     if down:  # the card's own top-left is at the bottom-right
         box = np.roll(box, 2, axis=0)
     photo = (box @ back[:, :2].T + back[:, 2]) / scale
@@ -475,11 +497,21 @@ def _number_probabilities(numeral: _Numeral) -> np.ndarray:
 
 def _settle_duplicates(found: list[tuple[SeenCard | UnsureCard, float]]
                        ) -> tuple[tuple[SeenCard, ...], tuple[UnsureCard, ...]]:
-    """The pack has one of each card (P1): a card read twice keeps its best reading; the other
-    places become unsure."""
+    """One reading per place, the most confident: overlapping paper regions can read the same
+    card twice. The pack has one of each card (P1): a card read at two places keeps its best
+    reading; the other place becomes unsure."""
     cards: dict[Card, SeenCard] = {}
     unsure: list[UnsureCard] = []
+    places: list[tuple[np.ndarray, float]] = []  # centre of each card, a third of its width
     for item, _ in sorted(found, key=lambda pair: -pair[1]):
+        corners = np.array(item.corners)
+        centre = corners.mean(axis=0)
+        reach = 0.35 * min(np.linalg.norm(corners[1] - corners[0]),
+                          np.linalg.norm(corners[2] - corners[1]))
+        if any(np.linalg.norm(centre - other) < min(reach, other_reach)
+               for other, other_reach in places):
+            continue
+        places.append((centre, reach))
         if isinstance(item, UnsureCard):
             unsure.append(item)
         elif item.card in cards:
