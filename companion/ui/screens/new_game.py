@@ -15,7 +15,7 @@ from companion.core.types import PlayerId
 from companion.ui.routes import HOME, Navigate, Route
 from companion.ui.screens.players import NameField
 from companion.ui.services import Services
-from companion.ui.widgets import action, back, heading
+from companion.ui.widgets import action, back, heading, use_latest_state
 
 
 def humanise(name: str) -> str:
@@ -54,7 +54,9 @@ def option_controls(game: Game, options: object, set_options) -> list[ft.Control
 @ft.component
 def NewGameScreen(services: Services, navigate: Navigate, game_key: str):
     game = services.game(game_key)
-    seats, set_seats = ft.use_state(())  # PlayerIds in seat order
+    # PlayerIds in seat order; quick taps each build on the newest list (use_latest_state).
+    seats_ref, change_seats = use_latest_state(())
+    seats = seats_ref.current
     dealer, set_dealer = ft.use_state(0)
     drawn, set_drawn = ft.use_state(False)
     options, set_options = ft.use_state(lambda: game.options_type())
@@ -64,28 +66,27 @@ def NewGameScreen(services: Services, navigate: Navigate, game_key: str):
     names = {player.id: player.name for player in services.storage.players.list(include_archived=True)}
 
     def toggle(player_id: PlayerId) -> None:
-        set_seats(tuple(s for s in seats if s != player_id) if player_id in seats
-                  else (*seats, player_id))
+        change_seats(lambda order: tuple(s for s in order if s != player_id)
+                     if player_id in order else (*order, player_id))
         set_dealer(0)
         set_drawn(False)
 
     def move_up(index: int) -> None:
-        order = list(seats)
-        order[index - 1], order[index] = order[index], order[index - 1]
-        set_seats(tuple(order))
+        change_seats(lambda order: (*order[:index - 1], order[index], order[index - 1],
+                                    *order[index + 1:]))
 
     def add_on_the_spot(name: str) -> None:
         player = services.storage.players.add(name)
-        set_seats((*seats, player.id))
+        change_seats(lambda order: (*order, player.id))
         set_version(version + 1)
 
     def draw(_) -> None:
-        set_dealer(draw_first_dealer(len(seats)))
+        set_dealer(draw_first_dealer(len(seats_ref.current)))
         set_drawn(True)
 
     def start(_) -> None:
         try:
-            match = services.start_match(game_key, seats, dealer, options)
+            match = services.start_match(game_key, seats_ref.current, dealer, options)
         except (InvalidSetup, TablemateError) as refused:
             set_problem(str(refused))
             return
