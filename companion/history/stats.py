@@ -195,10 +195,11 @@ def _tablanette_figures(player: PlayerId, states: Sequence[TablanetteState]) -> 
 def _tabit_figures(player: PlayerId, states: Sequence[TabitState]) -> TabitFigures:
     boards = [board for state in states for summary in state.rounds for board in summary.boards
               if board.player == player]
-    best = max(boards, key=lambda board: board.points, default=None)
-    return TabitFigures(len(boards), None if best is None else best.points,
-                        None if best is None else best.line,
-                        _mean([board.points for board in boards]))
+    points = [board.points for board in boards]
+    if not boards:
+        return TabitFigures(0, None, None, None)
+    best = max(range(len(boards)), key=points.__getitem__)  # the first of the best boards
+    return TabitFigures(len(boards), points[best], boards[best].line, fmean(points))
 
 
 def _patience_figures(player: PlayerId, states: Sequence[PatienceState]) -> PatienceStatistics:
