@@ -48,7 +48,7 @@ def test_the_primer_plaza_is_read_and_judged_legal():
 
 def test_a_stray_card_makes_the_layout_illegal_and_is_named():
     stray = Card(BK, 11)
-    reading = read_plaza(plaza_photo(12, PRIMER_PLAZA + (stray,)).image)
+    reading = read_plaza(plaza_photo(13, PRIMER_PLAZA + (stray,)).image)
     assert {seen.card for seen in reading.cards} == set(PRIMER_PLAZA) | {stray}
     assert reading.legal is False
     assert reading.offending == (stray,)
@@ -56,10 +56,21 @@ def test_a_stray_card_makes_the_layout_illegal_and_is_named():
                                      .problems)
 
 
-def test_sixes_and_nines_read_right_whichever_way_up():
-    photo = plaza_photo(13, SIXES_AND_NINES)
-    assert any(placed.upside_down for placed in photo.cards)
+@pytest.mark.parametrize("seed", [14, 19])
+def test_marked_sixes_and_nines_read_right_when_turned_180(seed):
+    photo = plaza_photo(seed, SIXES_AND_NINES)
+    assert photo.deck.mark_6_9
+    assert any(placed.upside_down and placed.card.number in (6, 9) for placed in photo.cards)
     assert read_as(photo) == set(SIXES_AND_NINES)
+
+
+def test_unmarked_turned_sixes_and_nines_are_unsure_not_guessed():
+    photo = plaza_photo(18, SIXES_AND_NINES)  # a deck without the bar under 6 and 9
+    assert not photo.deck.mark_6_9
+    reading = read_plaza(photo.image)
+    assert {seen.card for seen in reading.cards} <= set(SIXES_AND_NINES)
+    assert reading.unsure and reading.legal is None
+    assert any("could not be read for sure" in problem for problem in reading.problems)
 
 
 def test_the_grid_puts_each_card_in_its_colour_row_and_number_column():
@@ -138,21 +149,24 @@ def test_a_50_megapixel_photo_is_downscaled_and_read():
 
 
 def test_the_annotated_copy_outlines_cards_without_touching_the_photo():
-    photo = plaza_photo(12, PRIMER_PLAZA + (Card(BK, 11),))
+    photo = plaza_photo(13, PRIMER_PLAZA + (Card(BK, 11),))
     original = photo.image.copy()
     reading = read_plaza(photo.image)
     marked = annotate(photo.image, reading)
     assert marked.shape == photo.image.shape and np.array_equal(photo.image, original)
     changed = np.any(marked != photo.image, axis=2)
+    height, width = changed.shape
     for seen in reading.cards:
-        x, y = np.round(seen.corners[0]).astype(int)
-        window = changed[max(0, y - 3):y + 4, max(0, x - 3):x + 4]
-        assert window.any(), f"no outline at the corner of {seen.card}"
-    far = np.ones_like(changed)
-    for seen in reading.cards:
-        cv2.fillPoly(far, [np.round(seen.corners).astype(np.int32)], 0)
-    far = cv2.erode(far.astype(np.uint8), np.ones((25, 25), np.uint8)).astype(bool)
-    assert not changed[far].any()
+        x, y = np.clip(np.round(np.mean(seen.corners[:2], axis=0)).astype(int), 3,
+                       (width - 4, height - 4))  # the middle of the card's top edge
+        assert changed[y - 3:y + 4, x - 3:x + 4].any(), f"no outline on {seen.card}"
+    near = np.zeros(changed.shape, np.uint8)  # within a card's width of a card (labels)
+    for card in reading.cards + reading.unsure:
+        cv2.fillPoly(near, [np.round(card.corners).astype(np.int32)], 1)
+    reach = int(max(np.linalg.norm(np.subtract(card.corners[1], card.corners[0]))
+                    for card in reading.cards))
+    near = cv2.dilate(near, np.ones((reach, reach), np.uint8)).astype(bool)
+    assert not changed[~near].any()
 
 
 def run_cli(*arguments: str) -> subprocess.CompletedProcess:
