@@ -176,7 +176,7 @@ def running_totals(state: TablanetteState, names: Mapping[str, str]) -> ft.Contr
         f"{name(s.player)} +{s.points} = {s.total}" for s in summary.scores))
         for summary in state.rounds]
     to_go = ", ".join(f"{name(player)} {max(TARGET - total, 0)}" for player, total in state.totals)
-    rows.append(ft.Text(f"To {TARGET}: {to_go} to go", weight=ft.FontWeight.BOLD))
+    rows.append(ft.Text(f"Points still needed for {TARGET}: {to_go}", weight=ft.FontWeight.BOLD))
     if state.playing_off_tie:
         rows.append(ft.Text(f"Tied at {TARGET} or more: another pack decides (N7).",
                             weight=ft.FontWeight.BOLD))
@@ -229,9 +229,9 @@ def PackEntry(context: EntryContext):
         key = field_key(player, name)
         return ft.TextField(
             label=f"{names.get(player, player)}'s {name}", value=draft.get(key, ""),
-            error=problem(key), expand=True, dense=True,
+            error=problem(key), error_max_lines=4, expand=True, dense=True,
             keyboard_type=ft.KeyboardType.TEXT if name == TABLANETTES else ft.KeyboardType.NUMBER,
-            on_change=lambda e, k=key: typed(k, e.control.value))
+            on_change=lambda e, k=key: typed(k, e.data))
 
     def special_row(special: str, described: str) -> ft.Control:
         buttons = [choice(names.get(player, player), f"{names.get(player, player)} took "
@@ -251,7 +251,8 @@ def PackEntry(context: EntryContext):
         ft.Text(f"Pack {number}: count the piles", size=20, weight=ft.FontWeight.BOLD),
         ft.Text("Tens: not counting the 10 of diamonds. Tablanettes: the points of each, "
                 "like 28, 0."),
-        *(ft.Row([field(first, name), field(second, name)])
+        *(ft.Row([field(first, name), field(second, name)],
+                 vertical_alignment=ft.CrossAxisAlignment.START)
           for name in (*counts_for(count_aces), TABLANETTES)),
         ft.Row([action(f"{names.get(p, p)} has the rest",
                        lambda _, p=p, o=o: change(rest_for(latest.current, p, o, count_aces)))
