@@ -21,10 +21,11 @@ from tests.browser.test_tablanette import controls_outside
 PLAYERS = ("Ann", "Bob", "Cy")  # seated in this order; Ann deals first
 
 
-def seat_players(app_server) -> None:
+def seat_players(app_server, names: tuple[str, ...] = PLAYERS) -> None:
+    """Put the players in the data folder, then (re)start the app."""
     app_server.stop()
     with open_library(app_server.data_dir, game_for) as library:
-        for name in PLAYERS:
+        for name in names:
             library.players.add(name)
     app_server.start()
 

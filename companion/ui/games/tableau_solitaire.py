@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -85,14 +85,14 @@ def draft_for(state: SolitaireState, editing: Event | None) -> Draft:
     return Draft(state.attempts[-1].pictures if state.attempts else 1)
 
 
-def typed_time_problem(draft: Draft) -> str | None:
+def typed_time(draft: Draft) -> tuple[float | None, str | None]:
+    """The typed time in seconds, or the problem with it (neither while the field is empty)."""
     if not draft.time_text.strip():
-        return None
+        return None, None
     try:
-        parse_duration(draft.time_text)
+        return parse_duration(draft.time_text), None
     except ValueError as problem:
-        return str(problem)
-    return None
+        return None, str(problem)
 
 
 def attempt_from(draft: Draft, finished: bool, now: str, editing: Event | None) -> Attempt | str:
@@ -120,6 +120,19 @@ def clock_face(draft: Draft, now: str) -> str:
     if draft.started_at is None:
         return "0:00"
     return format_duration(math.floor(max(0.0, elapsed(draft.started_at, draft.ended_at or now))))
+
+
+def time_field(draft: Draft, correcting: bool, change: Callable) -> list[ft.Control]:
+    """A time typed by hand, read back as it will be recorded (95 is 1:35)."""
+    seconds, problem = typed_time(draft)
+    return [
+        ft.TextField(
+            label="Time (minutes:seconds)" if correcting else "Or type the time (minutes:seconds)",
+            value=draft.time_text, error=problem, error_max_lines=3,
+            keyboard_type=ft.KeyboardType.DATETIME,
+            on_change=lambda e: change(lambda d: replace(d, time_text=e.control.value))),
+        *([ft.Text(f"Time to record: {format_duration(seconds)}")] if seconds else []),
+    ]
 
 
 @ft.component
@@ -174,15 +187,10 @@ def SolitaireEntry(context: EntryContext):
     return ft.Column([
         ft.Text(title, size=18, weight=ft.FontWeight.BOLD),
         *([] if correcting else [
-            ft.Semantics(ft.Text(clock_face(draft, now), size=72, weight=ft.FontWeight.BOLD),
-                         label=f"Clock {clock_face(draft, now)}"),
+            ft.Text(clock_face(draft, now), size=72, weight=ft.FontWeight.BOLD),
             ft.Row(clock_buttons, wrap=True),
         ]),
-        *([] if draft.started_at is not None else [ft.TextField(
-            label="Time (minutes:seconds)" if correcting else "Or type the time (minutes:seconds)",
-            value=draft.time_text, error=typed_time_problem(draft),
-            keyboard_type=ft.KeyboardType.DATETIME,
-            on_change=lambda e: change(lambda d: replace(d, time_text=e.control.value)))]),
+        *([] if draft.started_at is not None else time_field(draft, correcting, change)),
         ft.Text("Pictures", size=18, weight=ft.FontWeight.BOLD),
         ft.Row([action(plural(count, "picture"),
                        lambda _, n=count: change(lambda d: replace(d, pictures=n)),
