@@ -118,14 +118,14 @@ def test_a_whole_game_with_an_undo_and_a_correction(app_server, open_app):
     start_game(page)
 
     # Round 1, Ann deals and calls first (T3); a no-fit moves one token to the called (T4).
-    call(page, None, False, "1. Ann called a piece from Bob: no fit, Ann paid Bob 1")
+    call(page, None, False, "1. Ann called a piece from Bob: no fit, Ann forfeits 1 token to Bob")
     see(page, "Ann: 19 tokens")
     call(page, None, True, "2. Bob called a piece from Cy: fit")
     call(page, None, True, "3. Cy called a piece from Ann: fit")  # a slip of the finger ...
     page.get_by_role("button", name="Undo last entry").click()  # ... undone
     page.get_by_text("3. Cy called a piece from Ann: fit").wait_for(state="detached",
                                                                      timeout=10_000)
-    call(page, "Bob", False, "3. Cy called a piece from Bob: no fit, Cy paid Bob 1")
+    call(page, "Bob", False, "3. Cy called a piece from Bob: no fit, Cy forfeits 1 token to Bob")
 
     # Impossible counts are refused on the field (T6: 0 to 16 pieces).
     page.get_by_role("button", name="Round won: settle it").click()
@@ -144,9 +144,9 @@ def test_a_whole_game_with_an_undo_and_a_correction(app_server, open_app):
     # Round 2 is dealt by Bob, the next player to the left (T7).
     see(page, "Round 2: 0 calls so far")
     see(page, "Dealer: Bob  ·  Turn: Bob")
-    call(page, "Ann", False, "5. Bob called a piece from Ann: no fit, Bob paid Ann 1")
-    call(page, None, False, "6. Cy called a piece from Ann: no fit, Cy paid Ann 1")
-    call(page, "Cy", False, "7. Ann called a piece from Cy: no fit, Ann paid Cy 1")
+    call(page, "Ann", False, "5. Bob called a piece from Ann: no fit, Bob forfeits 1 token to Ann")
+    call(page, None, False, "6. Cy called a piece from Ann: no fit, Cy forfeits 1 token to Ann")
+    call(page, "Cy", False, "7. Ann called a piece from Cy: no fit, Ann forfeits 1 token to Cy")
     # Ann has 4 tokens and 12 wrong pieces: she pays all and owes 8 (T5), shown before confirming.
     settle(page, "Cy", [("Ann", 12), ("Bob", 3)],
            ["Cy: won the round, +15, now 32 tokens", "Ann: 12 wrong, -12, now owes 8 tokens",
@@ -195,7 +195,7 @@ def test_the_round_end_fits_a_phone(app_server, open_app):
     seat_players(app_server)
     page = open_app(app_server.url, 390, 844)
     start_game(page)
-    call(page, None, False, "1. Ann called a piece from Bob: no fit, Ann paid Bob 1")
+    call(page, None, False, "1. Ann called a piece from Bob: no fit, Ann forfeits 1 token to Bob")
     page.get_by_role("button", name="Round won: settle it").click()
     page.get_by_role("button", name="Won by Cy").click()
     type_counts(page, [("Ann", 16), ("Bob", 4)])

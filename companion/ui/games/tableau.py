@@ -260,7 +260,8 @@ def describe(event: Event, names: Mapping[str, str]) -> str:
         return names.get(player, player)
 
     if isinstance(event, Call):
-        result = "fit" if event.fit else f"no fit, {name(event.caller)} paid {name(event.called)} 1"
+        result = "fit" if event.fit else \
+            f"no fit, {name(event.caller)} forfeits 1 token to {name(event.called)}"
         checked = " (photo overruled)" if event.overridden else ""
         return f"{name(event.caller)} called a piece from {name(event.called)}: {result}{checked}"
     if isinstance(event, RoundWon):

@@ -154,6 +154,7 @@ def SolitaireEntry(context: EntryContext):
     ft.use_effect(tick, [draft.started_at, draft.ended_at], cleanup=lambda: None)
 
     def start(_) -> None:
+        set_problem(None)
         change(lambda d: replace(d, started_at=clock(), ended_at=None, time_text=""))
 
     def stop(_) -> None:
@@ -202,8 +203,12 @@ def SolitaireEntry(context: EntryContext):
         ft.Text("Best times", size=18, weight=ft.FontWeight.BOLD),
         *(ft.Text(line, size=18) for line in best_times(state)),
         *([] if state.best else [ft.Text("No finished attempt yet.")]),
-        ft.Container(height=TOUCH / 2),
-        action("End the session", submit_end),
+        # Never offered while an attempt is timed (it would be lost) or corrected (it would be
+        # replaced by the session's end).
+        *([] if isinstance(context.editing, Attempt) else [
+            ft.Container(height=TOUCH / 2),
+            action("End the session", submit_end, disabled=draft.running),
+        ]),
     ])
 
 
