@@ -155,7 +155,7 @@ def read_total(text: str) -> int:
     if cleaned.startswith("-") and cleaned[1:].isdecimal():
         raise InvalidEvent("Points against cannot be negative.")
     if not cleaned.isdecimal():
-        raise InvalidEvent(f"“{cleaned}” is not a number of points: type a whole number, like 17.")
+        raise InvalidEvent(f"“{cleaned}” is not a whole number of points, like 17.")
     points = int(cleaned)
     if points > MAX_CHARGE:
         raise InvalidEvent(f"At most {MAX_CHARGE}: {MAX_HAND} cards hold at most "
