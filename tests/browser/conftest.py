@@ -147,3 +147,21 @@ def type_into(page, label: str, text: str) -> None:
     field.click()
     page.keyboard.press("Control+A")
     page.keyboard.type(text)
+
+
+def controls_outside(page, width: int) -> list[str]:
+    """Every semantics node that reaches past the viewport's sides, and the page's scroll width."""
+    return page.evaluate("""width => {
+        const out = [];
+        for (const node of document.querySelectorAll('flt-semantics')) {
+            const box = node.getBoundingClientRect();
+            if (box.width && (box.right > width + 1 || box.left < -1)) {
+                out.push(`${node.getAttribute('aria-label') || node.textContent}: ` +
+                         `${box.left}..${box.right}`);
+            }
+        }
+        if (document.documentElement.scrollWidth > width) {
+            out.push(`page scroll width ${document.documentElement.scrollWidth}`);
+        }
+        return out;
+    }""", width)

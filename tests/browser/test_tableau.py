@@ -15,8 +15,7 @@ from companion.core.match import replay
 from companion.games.registry import game_for
 from companion.games.tableau import TABLEAU, Call, RoundWon, TableStops, WrongPieces
 from storage import open_library
-from tests.browser.conftest import screenshot
-from tests.browser.test_tablanette import controls_outside
+from tests.browser.conftest import controls_outside, screenshot
 
 PLAYERS = ("Ann", "Bob", "Cy")  # seated in this order; Ann deals first
 

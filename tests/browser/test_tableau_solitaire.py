@@ -14,8 +14,7 @@ from companion.games.registry import game_for
 from companion.games.tableau_solitaire import TABLEAU_SOLITAIRE, Attempt, SessionEnds
 from companion.ui.games.tableau_solitaire import best_times, format_duration, parse_duration
 from storage import open_library
-from tests.browser.conftest import screenshot
-from tests.browser.test_tablanette import controls_outside
+from tests.browser.conftest import controls_outside, screenshot
 from tests.browser.test_tableau import leaf_texts, seat_players, see, type_into
 
 TIME_FIELD = "Or type the time (minutes:seconds)"
