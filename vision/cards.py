@@ -93,8 +93,8 @@ def read_hand(image: np.ndarray) -> HandReading:
 
 
 def annotate(image: np.ndarray, reading: PlazaReading | HandReading) -> np.ndarray:
-    """A copy of the photo with each card outlined and labelled; unsure ones and cards that break
-    P5 stand out (orange dashes and red outlines)."""
+    """A copy of the photo with each card outlined and labelled (green); unsure ones are orange
+    with a "?", and cards that break P5 are red with a "!"."""
     _check_image(image)
     marked = image.copy()
     thickness = max(2, round(max(image.shape[:2]) / 600))
@@ -159,8 +159,10 @@ def _read_cards(image: np.ndarray) -> tuple[tuple[SeenCard, ...], tuple[UnsureCa
         if scale < 1 else image
     normalised = _divide_by_paper(small)
     paper = _paper_mask(small[::2, ::2], normalised[::2, ::2])  # half size: plenty for outlines
+    # Outlines are cut along edges, so that cards on a pale table (and touching cards) part.
+    edges = cv2.Canny(cv2.cvtColor(small[::2, ::2], cv2.COLOR_BGR2GRAY), 25, 50)
     found: list[tuple[SeenCard | UnsureCard, float]] = []
-    for region in _regions(paper):
+    for region in _regions(paper & (cv2.dilate(edges, np.ones((2, 2), np.uint8)) == 0)):
         found += _read_region(normalised, paper, region, scale)
     return _settle_duplicates(found)
 
@@ -226,8 +228,7 @@ def _regions(paper: np.ndarray) -> list[_Region]:
 def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, scale: float
                  ) -> list[tuple[SeenCard | UnsureCard, float]]:
     """The cards of one paper region, read along whichever of its two axes reads best. A region
-    without a lone card's outline must hold two or more cards read for sure (a block of touching
-    cards), else it is pale table."""
+    without a lone card's outline must hold a card read for sure, else it is pale table."""
     best: list[tuple[SeenCard | UnsureCard, float]] = []
     best_score = -math.inf
     angles = [region.rect[2]]
@@ -240,7 +241,7 @@ def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, sca
             cards, score = _read_upright(normalised, paper, region, angle + turn, scale)
             if score > best_score:
                 best, best_score = cards, score
-    if region.card_shaped or sum(isinstance(card, SeenCard) for card, _ in best) >= 2:
+    if region.card_shaped or any(isinstance(card, SeenCard) for card, _ in best):
         return best
     return []
 
@@ -291,7 +292,7 @@ def _read_upright(normalised: np.ndarray, paper: np.ndarray, region: _Region, an
     numerals = _settle_by_place(numerals, card_size)
     # A card is mostly bare paper: a dark blob on a pale patch of table is not a card.
     numerals = [numeral for numeral in numerals
-                if paper_share(*_card_box(numeral, card_size)) >= 0.6]
+                if paper_share(*_card_box(numeral, card_size)) >= 0.75]
     found = [_card_from(numeral, upright, ink, labels, card_size, back, scale)
              for numeral in numerals]
     # Along the wrong axis the numerals lie sideways and are rejected, and what does read (a bar
@@ -384,23 +385,24 @@ def _group_digits(blobs: list[tuple[int, int, int, int, int]]
         groups.append(group)
     result = []
     for group in groups:
-        x0 = min(b[0] for b in group)
-        y0 = min(b[1] for b in group)
-        x1 = max(b[0] + b[2] for b in group)
-        y1 = max(b[1] + b[3] for b in group)
-        h = y1 - y0
+        x0, y0, w, h = _union(group)
         for bar in bars:
             bx, by, bw, bh, _ = bar
-            centred = x0 - 0.2 * h < bx + bw / 2 < x1 + 0.2 * h and bw > 1.5 * bh
-            near = -0.35 * h < by - y1 < 0.35 * h or -0.35 * h < y0 - (by + bh) < 0.35 * h
-            if centred and near and bw < 1.6 * (x1 - x0) + 4:
+            centred = x0 - 0.2 * h < bx + bw / 2 < x0 + w + 0.2 * h and bw > 1.5 * bh
+            near = -0.35 * h < by - (y0 + h) < 0.35 * h or -0.35 * h < y0 - (by + bh) < 0.35 * h
+            if centred and near and bw < 1.6 * w + 4:
                 group.append(bar)
-        x0 = min(b[0] for b in group)
-        y0 = min(b[1] for b in group)
-        x1 = max(b[0] + b[2] for b in group)
-        y1 = max(b[1] + b[3] for b in group)
-        result.append(((x0, y0, x1 - x0, y1 - y0), tuple(b[4] for b in group)))
+        result.append((_union(group), tuple(b[4] for b in group)))
     return result
+
+
+def _union(blobs: list[tuple[int, int, int, int, int]]) -> tuple[float, float, float, float]:
+    """The box (x, y, w, h) around blobs given as (x, y, w, h, label)."""
+    x0 = min(b[0] for b in blobs)
+    y0 = min(b[1] for b in blobs)
+    x1 = max(b[0] + b[2] for b in blobs)
+    y1 = max(b[1] + b[3] for b in blobs)
+    return x0, y0, x1 - x0, y1 - y0
 
 
 def _card_size(numerals: list[_Numeral], card_shaped: bool, region_size: tuple[float, float]

@@ -48,7 +48,7 @@ def test_the_primer_plaza_is_read_and_judged_legal():
 
 def test_a_stray_card_makes_the_layout_illegal_and_is_named():
     stray = Card(BK, 11)
-    reading = read_plaza(plaza_photo(13, PRIMER_PLAZA + (stray,)).image)
+    reading = read_plaza(plaza_photo(14, PRIMER_PLAZA + (stray,)).image)
     assert {seen.card for seen in reading.cards} == set(PRIMER_PLAZA) | {stray}
     assert reading.legal is False
     assert reading.offending == (stray,)
@@ -149,7 +149,7 @@ def test_a_50_megapixel_photo_is_downscaled_and_read():
 
 
 def test_the_annotated_copy_outlines_cards_without_touching_the_photo():
-    photo = plaza_photo(13, PRIMER_PLAZA + (Card(BK, 11),))
+    photo = plaza_photo(14, PRIMER_PLAZA + (Card(BK, 11),))
     original = photo.image.copy()
     reading = read_plaza(photo.image)
     marked = annotate(photo.image, reading)
@@ -194,7 +194,7 @@ def test_cli_prints_one_json_line_per_photo_in_order(tmp_path):
 
 def test_cli_hand_gives_the_total(tmp_path):
     photo = tmp_path / "hand.jpg"
-    photo.write_bytes(render_photo(21, hand=True, size=SIZE,
+    photo.write_bytes(render_photo(23, hand=True, size=SIZE,
                                    cards=(Card(R, 10), Card(G, 3), Card(BK, 4))).jpeg)
     result = run_cli("hand", str(photo), "--json")
     line = json.loads(result.stdout)
