@@ -14,9 +14,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.games.plaza_cards import Card, Colour, check_layout
-from tests.vision.render_plaza import render_photo
+from tests.vision.render_plaza import render_photo, tuning_typefaces
 from vision.cards import HandReading, PlazaReading, annotate, classify_ink, read_hand, read_plaza
 from vision.photo import UnreadablePhoto, decode_photo
+
+if not any(typeface.path for typeface in tuning_typefaces()):
+    pytest.skip("the photo renders need the DejaVu fonts (Debian package fonts-dejavu-core)",
+                allow_module_level=True)
 
 ROOT = Path(__file__).resolve().parents[2]
 SIZE = (1600, 1200)  # small renders keep the suite quick; the bench uses 12 MP
