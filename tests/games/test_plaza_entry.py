@@ -22,7 +22,10 @@ from companion.games.plaza import (
     PlazaState,
 )
 from companion.ui.games.plaza_draft import (
+    AdviserDraft,
     Entry,
+    Pile,
+    advice,
     choose_winner,
     describe,
     enter_by,
@@ -34,6 +37,7 @@ from companion.ui.games.plaza_draft import (
     new_draft,
     read_total,
     rules_verdict,
+    tap_pile,
     toggle_card,
     try_save,
     type_total,
@@ -185,3 +189,44 @@ def test_tapped_cards_stay_distinct_in_plaza_order_and_at_most_a_hand(taps: list
         elif len(held) < MAX_HAND:
             held.append(card)
     assert draft.charge(BOB).cards == tuple(sorted(held))
+
+
+def adviser_with(plaza: tuple[Card, ...], hand: tuple[Card, ...]) -> AdviserDraft:
+    adviser = AdviserDraft()
+    for card in plaza:
+        adviser = tap_pile(adviser, card)
+    adviser = AdviserDraft(adviser.plaza, picking=Pile.HAND)
+    for card in hand:
+        adviser = tap_pile(adviser, card)
+    return adviser
+
+
+def reds(*numbers: int) -> tuple[Card, ...]:
+    return tuple(Card(Colour.RED, n) for n in numbers)
+
+
+def test_the_adviser_on_the_sheets_example_two_fives_make_a_column_p6():
+    # The sheet: 4, 5, 6, 7 Red lie in a row; you hold two other 5s and may place them.
+    fives = (Card(Colour.GREEN, 5), Card(Colour.YELLOW, 5))
+    adviser = adviser_with(reds(4, 5, 6, 7), (*fives, Card(Colour.BLACK, 9)))
+    assert adviser.elsewhere == set(reds(4, 5, 6, 7))  # not tappable while picking the hand
+    assert advice(adviser) == ("You can fill in up to 2: 5 Green, 5 Yellow.",
+                               "Every legal play (1), largest first:", "5 Green, 5 Yellow")
+
+
+def test_the_adviser_shows_the_largest_plays_and_counts_the_rest():
+    greens = tuple(Card(Colour.GREEN, n) for n in (4, 5, 6))
+    hand = (*reds(3, 7), Card(Colour.GREEN, 3), Card(Colour.GREEN, 7))
+    lines = advice(adviser_with((*reds(4, 5, 6), *greens), hand))
+    assert lines[:2] == ("You can fill in up to 4: 3 Red, 7 Red, 3 Green, 7 Green.",
+                         "Every legal play (15), largest first:")
+    assert len(lines) == 2 + 8 + 1 and lines[-1] == "… and 7 more."
+
+
+def test_the_adviser_says_why_it_cannot_answer():
+    assert advice(AdviserDraft()) == ("Tap the cards on the Plaza, then the cards in your hand.",)
+    assert advice(adviser_with(reds(4, 5), reds(9))) == (
+        "The Plaza is not legal yet: 4 Red is in no run of three Red cards in a row "
+        "and no column of three 4s.",)
+    assert advice(adviser_with(reds(4, 5, 6), reds(10))) == (
+        "Nothing in your hand can be filled in now.",)

@@ -9,6 +9,7 @@ logic is in plaza_draft.py; this module only draws it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import flet as ft
 
@@ -17,9 +18,12 @@ from companion.games.plaza import Card, Colour, PlazaState
 from companion.games.plaza_cards import COLOURS, NUMBERS
 from companion.ui.games import EntryContext, GameScreen
 from companion.ui.games.plaza_draft import (
+    AdviserDraft,
     ChargeDraft,
     Draft,
     Entry,
+    Pile,
+    advice,
     card_list,
     choose_winner,
     describe,
@@ -35,6 +39,7 @@ from companion.ui.games.plaza_draft import (
     refuse,
     rules_verdict,
     show_colour,
+    tap_pile,
     toggle_card,
     try_save,
     type_total,
@@ -76,17 +81,15 @@ def card_cell(card: Card, held: bool, taken: bool, on_click) -> ft.Control:
                 style=ft.ButtonStyle(padding=0))
 
 
-def card_grid(draft: Draft, charge: ChargeDraft, name: str, edit: Edit) -> ft.Control:
-    player, colour = charge.player, charge.colour
-    taken = held_by_others(draft, player)
-    counts = {c: sum(card.colour is c for card in charge.cards) for c in COLOURS}
+def card_picker(colour: Colour, chosen: tuple[Card, ...], unavailable: frozenset[Card],
+                on_colour: Callable[[Colour], None], on_card: Callable[[Card], None]) -> ft.Control:
+    """The 5 x 12 grid, one colour at a time: five colour buttons, then that colour's numbers."""
+    counts = {c: sum(card.colour is c for card in chosen) for c in COLOURS}
     return ft.Column([
-        ft.Text(f"{name}'s cards: pick a colour, then tap the numbers."),
-        ft.Row([colour_button(c, counts[c], c is colour,
-                              lambda _, c=c: edit(lambda d: show_colour(d, player, c)))
+        ft.Row([colour_button(c, counts[c], c is colour, lambda _, c=c: on_colour(c))
                 for c in COLOURS], wrap=True, spacing=6, run_spacing=6),
-        ft.Row([card_cell(card, card in charge.cards, card in taken,
-                          lambda _, card=card: edit(lambda d: toggle_card(d, player, card)))
+        ft.Row([card_cell(card, card in chosen, card in unavailable,
+                          lambda _, card=card: on_card(card))
                 for card in (Card(colour, number) for number in NUMBERS)],
                wrap=True, spacing=4, run_spacing=4),
     ])
@@ -101,8 +104,12 @@ def charge_section(draft: Draft, charge: ChargeDraft, name: str, edit: Edit) -> 
         field: list[ft.Control] = [
             ft.Text(card_list(charge.cards) if charge.cards else "No cards tapped yet."),
             *problem_text(problem),
-            card_grid(draft, charge, name, edit) if draft.open == player else
-            action(f"Tap {name}'s cards", lambda _: edit(lambda d: open_cards(d, player))),
+            *([ft.Text(f"{name}'s cards: pick a colour, then tap the numbers."),
+               card_picker(charge.colour, charge.cards, held_by_others(draft, player),
+                           lambda c: edit(lambda d: show_colour(d, player, c)),
+                           lambda card: edit(lambda d: toggle_card(d, player, card)))]
+              if draft.open == player else
+              [action(f"Tap {name}'s cards", lambda _: edit(lambda d: open_cards(d, player)))]),
         ]
     else:
         field = [ft.TextField(
@@ -125,9 +132,37 @@ def charge_section(draft: Draft, charge: ChargeDraft, name: str, edit: Edit) -> 
 
 
 @ft.component
+def FillInAdviser():
+    """P6 as a tool during a hand: tap the Plaza and your hand, see every legal play."""
+    adviser, set_adviser = ft.use_state(AdviserDraft())
+
+    def change(edit: Callable[[AdviserDraft], AdviserDraft]) -> None:
+        set_adviser(lambda previous: edit(previous))  # from the latest taps, never a stale one
+
+    def pile_button(pile: Pile, cards: tuple[Card, ...]) -> ft.Control:
+        label = f"Tap {pile.value}" + (f" · {len(cards)}" if cards else "")
+        return action(label, lambda _: change(lambda a: replace(a, picking=pile)),
+                      primary=adviser.picking is pile)
+
+    return ft.Column([
+        ft.Text("Filling-in adviser", size=18, weight=ft.FontWeight.BOLD),
+        ft.Row([pile_button(Pile.PLAZA, adviser.plaza), pile_button(Pile.HAND, adviser.hand)],
+               wrap=True),
+        ft.Text(f"On the Plaza: {card_list(adviser.plaza) or 'nothing yet'}"),
+        ft.Text(f"In your hand: {card_list(adviser.hand) or 'nothing yet'}"),
+        card_picker(adviser.colour, adviser.picked, adviser.elsewhere,
+                    lambda c: change(lambda a: replace(a, colour=c)),
+                    lambda card: change(lambda a: tap_pile(a, card))),
+        *(ft.Text(line) for line in advice(adviser)),
+        action("Clear the adviser", lambda _: set_adviser(AdviserDraft())),
+    ])
+
+
+@ft.component
 def PlazaEntry(context: EntryContext):
     state: PlazaState = context.state
     kept, set_kept = ft.use_state(None)
+    advising, set_advising = ft.use_state(False)
     # The draft as last edited, read by save: a tap can arrive before the re-render that would
     # give save a fresh closure, and the number typed last must never be lost.
     latest = ft.use_ref(None)
@@ -175,6 +210,11 @@ def PlazaEntry(context: EntryContext):
         *problem_text(draft.problem),
         action(f"Save corrected hand {draft.hand}" if correcting else f"Record hand {draft.hand}",
                save, primary=True),
+        *([] if correcting else [
+            action("Hide the adviser" if advising else "Filling-in adviser",
+                   lambda _: set_advising(not advising)),
+            *([FillInAdviser()] if advising else []),
+        ]),
     ])
 
 

@@ -22,6 +22,7 @@ from companion.games.plaza import (
     Colour,
     HandPlayed,
     PlazaState,
+    advise_fill_in,
 )
 
 
@@ -127,15 +128,18 @@ def show_colour(draft: Draft, player: PlayerId, colour: Colour) -> Draft:
 def toggle_card(draft: Draft, player: PlayerId, card: Card) -> Draft:
     """Tap a card on or off a player's hand; a twelfth card is refused on his field (P3)."""
     held = draft.charge(player).cards
-    if card in held:
-        return _edit(draft, player, cards=tuple(c for c in held if c != card))
-    if len(held) >= MAX_HAND:
+    if card not in held and len(held) >= MAX_HAND:
         charges = tuple(replace(charge, problem=f"A Plaza hand holds at most {MAX_HAND} cards "
                                                 f"(P3): tap a card again to take it off.")
                         if charge.player == player else charge
                         for charge in draft.charges)
         return replace(draft, charges=charges)
-    return _edit(draft, player, cards=tuple(sorted((*held, card))))
+    return _edit(draft, player, cards=toggled(held, card))
+
+
+def toggled(cards: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
+    """`cards` with `card` tapped on or off, in Plaza order."""
+    return tuple(c for c in cards if c != card) if card in cards else tuple(sorted((*cards, card)))
 
 
 def refuse(draft: Draft, reason: str) -> Draft:
@@ -257,3 +261,53 @@ def describe(event: HandPlayed, names: Mapping[str, str]) -> str:
         return f"{name(charge.player)} {total} ({card_list(tuple(sorted(charge.cards)))}{photo})"
 
     return f"{name(event.winner)} ran out; " + ", ".join(charged(c) for c in event.charges)
+
+
+# --- the filling-in adviser as a tool at the table (P6) --------------------------------------
+
+class Pile(enum.Enum):
+    PLAZA = "the Plaza"
+    HAND = "your hand"
+
+
+PLAYS_SHOWN = 8  # a hand can have up to 2,047 legal plays; the largest few say enough
+
+
+@dataclass(frozen=True)
+class AdviserDraft:
+    plaza: tuple[Card, ...] = ()
+    hand: tuple[Card, ...] = ()
+    picking: Pile = Pile.PLAZA  # which pile a tap on the grid goes to
+    colour: Colour = Colour.RED
+
+    @property
+    def picked(self) -> tuple[Card, ...]:
+        return self.plaza if self.picking is Pile.PLAZA else self.hand
+
+    @property
+    def elsewhere(self) -> frozenset[Card]:
+        """Cards in the other pile: a card is on the Plaza or in your hand, not both (P1)."""
+        return frozenset(self.hand if self.picking is Pile.PLAZA else self.plaza)
+
+
+def tap_pile(adviser: AdviserDraft, card: Card) -> AdviserDraft:
+    if adviser.picking is Pile.PLAZA:
+        return replace(adviser, plaza=toggled(adviser.plaza, card))
+    return replace(adviser, hand=toggled(adviser.hand, card))
+
+
+def advice(adviser: AdviserDraft) -> tuple[str, ...]:
+    """What may be filled in from the hand (P6), as lines for the table, or why not."""
+    if not adviser.hand:
+        return ("Tap the cards on the Plaza, then the cards in your hand.",)
+    try:
+        found = advise_fill_in(adviser.plaza, adviser.hand)
+    except InvalidEvent as refused:
+        return (str(refused),)
+    if not found.largest:
+        return ("Nothing in your hand can be filled in now.",)
+    shown = [card_list(play) for play in found.plays[:PLAYS_SHOWN]]
+    more = len(found.plays) - len(shown)
+    return (f"You can fill in up to {len(found.largest)}: {card_list(found.largest)}.",
+            f"Every legal play ({len(found.plays)}), largest first:",
+            *shown, *([f"… and {more} more."] if more else []))
