@@ -193,6 +193,21 @@ def choice(label: str, semantics: str, chosen: bool, on_click: Callable[[object]
 
 
 @ft.component
+def _draft_field(label: str, key: str, text: str, error: str | None, numeric: bool,
+                 typed: Callable[[str, str], None]):
+    return ft.TextField(
+        label=label, value=text, error=error, error_max_lines=4, expand=True, dense=True,
+        keyboard_type=ft.KeyboardType.NUMBER if numeric else ft.KeyboardType.TEXT,
+        # The text as typed at this change (the control's value may already be a later one).
+        on_change=lambda e: typed(key, e.data))
+
+
+# Memoized: typing in one field re-renders the form, and a field re-rendered while the player
+# types in it would be sent the form's older text; unchanged fields are left alone.
+DraftField = ft.memo(_draft_field)
+
+
+@ft.component
 def PackEntry(context: EntryContext):
     state: TablanetteState = context.state
     seats = state.table.seating.seats
@@ -207,12 +222,16 @@ def PackEntry(context: EntryContext):
     show_adviser, set_show_adviser = ft.use_state(False)
     read = read_draft(draft, seats, count_aces)
 
+    set_latest = ft.use_ref(lambda: set_draft)  # a callable initial value would be called
+    set_latest.current = set_draft
+
     def change(new_draft: dict[str, str]) -> None:
         latest.current = new_draft
-        set_draft(new_draft)
+        set_latest.current(new_draft)
 
-    def typed(key: str, text: str) -> None:
-        change({**latest.current, key: text})
+    # One function for every field's life: the fields are memoized (see DraftField), so their
+    # arguments must not change from one render to the next unless their own text does.
+    typed = ft.use_callback(lambda key, text: change({**latest.current, key: text}), [])
 
     def save(_) -> None:
         set_tried(True)
@@ -227,11 +246,8 @@ def PackEntry(context: EntryContext):
 
     def field(player: PlayerId, name: str) -> ft.Control:
         key = field_key(player, name)
-        return ft.TextField(
-            label=f"{names.get(player, player)}'s {name}", value=draft.get(key, ""),
-            error=problem(key), error_max_lines=4, expand=True, dense=True,
-            keyboard_type=ft.KeyboardType.TEXT if name == TABLANETTES else ft.KeyboardType.NUMBER,
-            on_change=lambda e, k=key: typed(k, e.data))
+        return DraftField(f"{names.get(player, player)}'s {name}", key, draft.get(key, ""),
+                          problem(key), name != TABLANETTES, typed)
 
     def special_row(special: str, described: str) -> ft.Control:
         buttons = [choice(names.get(player, player), f"{names.get(player, player)} took "
