@@ -137,7 +137,7 @@ def FillInAdviser():
     adviser, set_adviser = ft.use_state(AdviserDraft())
 
     def change(edit: Callable[[AdviserDraft], AdviserDraft]) -> None:
-        set_adviser(lambda previous: edit(previous))  # from the latest taps, never a stale one
+        set_adviser(edit)  # applied to the latest taps, never to a stale render's copy
 
     def pile_button(pile: Pile, cards: tuple[Card, ...]) -> ft.Control:
         label = f"Tap {pile.value}" + (f" · {len(cards)}" if cards else "")
