@@ -159,8 +159,11 @@ def _read_cards(image: np.ndarray) -> tuple[tuple[SeenCard, ...], tuple[UnsureCa
         if scale < 1 else image
     normalised = _divide_by_paper(small)
     paper = _paper_mask(small[::2, ::2], normalised[::2, ::2])  # half size: plenty for outlines
-    # Outlines are cut along edges, so that cards on a pale table (and touching cards) part.
+    # Outlines are cut along edges, so that cards on a pale table (and touching cards) part; not
+    # along the edges of ink (numerals, emblems), which would cut a card into pieces.
     edges = cv2.Canny(cv2.cvtColor(small[::2, ::2], cv2.COLOR_BGR2GRAY), 25, 50)
+    ink_half = (_channel_min(normalised[::2, ::2]) < 1 - INK).astype(np.uint8)
+    edges[cv2.dilate(ink_half, np.ones((5, 5), np.uint8)) > 0] = 0
     found: list[tuple[SeenCard | UnsureCard, float]] = []
     for region in _regions(paper & (cv2.dilate(edges, np.ones((2, 2), np.uint8)) == 0)):
         found += _read_region(normalised, paper, region, scale)
