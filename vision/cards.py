@@ -333,7 +333,7 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
     def on_paper(x: int, y: int, w: int, h: int) -> bool:
         """Most of what is not ink around the blob is paper (not table, not a picture)."""
         pad = max(2, h // 4)
-        return paper_share(x - pad, y - pad, x + w + pad, y + h + pad) >= 0.75
+        return paper_share(x - pad, y - pad, x + w + pad, y + h + pad) >= 0.6
 
     blobs = []
     for label in range(1, count):
