@@ -4,14 +4,18 @@ The pipeline anchors on the big printed numerals, because card outlines fail whe
 (Plaza rows) or where the table is pale (see /work/shared/notes/opencv-5-facts.md):
 1. Work on a copy of about 1600 px; divide each pixel by a local paper-white estimate, so ink
    colour survives warm or cool light and shadow edges.
-2. Paper regions (bright, grey-ish after that division, holes filled) are single cards in a hand
-   or blocks of touching cards on a Plaza. Each region is turned upright along its own axes;
-   both axis choices are tried and the one whose numerals read best wins (cards on a Plaza share
-   one orientation, so one transform per block).
-3. Ink blobs on the paper are grouped into numerals (two digits side by side; a bar under 6/9),
-   read by a small classifier trained on many typefaces both ways up (vision/data/cards/), and
-   coloured from their ink. A numeral read with low confidence becomes an unsure card: never a
-   guess, since one wrong card flips a Plaza's legality.
+2. Paper (near the local white, near-neutral under the light of the brightest pixels), cut
+   along edges that are not ink edges, gives regions: single cards in a hand, blocks of touching
+   cards on a Plaza, or pale table. Each region is turned upright along its outline's axes (and,
+   for blocks, the dominant edge direction); both ways round are tried and the one whose
+   numerals read best wins: cards on a Plaza share one orientation, so one transform per block.
+3. Ink blobs ringed by paper are grouped into numerals (two digits side by side; a bar under
+   6/9), read by a small classifier trained on many typefaces both ways up
+   (vision/data/cards/numerals.npz, made by bench/train_plaza_numerals.py), and coloured from
+   their ink. On a Plaza a hesitant numeral takes the number its neighbours' places imply (P5).
+4. A numeral read with low confidence becomes an unsure card: never a guess, since one wrong card
+   flips a Plaza's legality; the verdict is then left open. Readings whose card would not be
+   mostly paper, and regions that are not card-shaped and hold no sure card, are table.
 """
 
 from __future__ import annotations
