@@ -40,12 +40,21 @@ def whole_number_problem(text: str, low: int, high: int) -> str | None:
     return None
 
 
+def typed_text(event: Any) -> str:
+    """The text a change event carries: what was typed at that change.
+
+    The control's `value` may already hold a later (or, after a re-render, an older) text by the
+    time the handler runs, which loses what was typed; the event's own data never does.
+    """
+    return event.data or ""
+
+
 def number_field(label: str, text: str, on_change: Callable[[str], None],
                  error: str | None = None) -> ft.TextField:
     """A field for a number, labelled (its accessible name), with its problem shown on it."""
     return ft.TextField(label=label, value=text, error=error, error_max_lines=3,
                         keyboard_type=ft.KeyboardType.NUMBER,
-                        on_change=lambda e: on_change(e.control.value))
+                        on_change=lambda e: on_change(typed_text(e)))
 
 
 def use_latest_state(initial: Any) -> tuple[Any, Callable[[Callable[[Any], Any]], None]]:

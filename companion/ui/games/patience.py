@@ -37,7 +37,13 @@ from companion.games.patience import (
     seconds_between,
 )
 from companion.ui.games import EntryContext, GameScreen
-from companion.ui.widgets import action, number_field, use_latest_state, whole_number_problem
+from companion.ui.widgets import (
+    action,
+    number_field,
+    typed_text,
+    use_latest_state,
+    whole_number_problem,
+)
 
 
 def clock_text(seconds: float) -> str:
@@ -119,7 +125,7 @@ def refusal(game: PatienceGame, state: PatienceState, event: Event) -> str | Non
 def text_field(label: str, latest: MutableRef[str], change, error: str | None) -> ft.TextField:
     """A labelled text field kept in a use_latest_state value (read by the buttons that use it)."""
     return ft.TextField(label=label, value=latest.current, error=error,
-                        on_change=lambda e: change(lambda _: e.control.value))
+                        on_change=lambda e: change(lambda _: typed_text(e)))
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,7 @@ from companion.ui.games.plaza_draft import (
     type_total,
     winner_problem,
 )
-from companion.ui.widgets import TOUCH, action
+from companion.ui.widgets import TOUCH, action, typed_text
 
 # The colours of the pack, so a colour button looks like the cards it stands for.
 SWATCHES = {
@@ -112,12 +112,13 @@ def charge_section(draft: Draft, charge: ChargeDraft, name: str, edit: Edit) -> 
               [action(f"Tap {name}'s cards", lambda _: edit(lambda d: open_cards(d, player)))]),
         ]
     else:
+        def total_typed(event) -> None:
+            text = typed_text(event)
+            edit(lambda d: type_total(d, player, text))
+
         field = [ft.TextField(
             label=f"{name}'s points against", value=charge.text, error=problem,
-            keyboard_type=ft.KeyboardType.NUMBER,
-            # e.data is the text sent with this very change; e.control.value may already
-            # have been reset by a re-render for an earlier tap, losing what was typed.
-            on_change=lambda e: edit(lambda d, text=e.data or "": type_total(d, player, text)))]
+            keyboard_type=ft.KeyboardType.NUMBER, on_change=total_typed)]
     return ft.Column([
         ft.Text(f"{name}: {so_far} against" if so_far is not None else name, size=18,
                 weight=ft.FontWeight.BOLD),

@@ -29,7 +29,7 @@ from companion.games.tablanette import (
 )
 from companion.games.tablanette_cards import JACK, Capture, Card, Suit, captures
 from companion.ui.games import EntryContext, GameScreen
-from companion.ui.widgets import TOUCH, action
+from companion.ui.widgets import TOUCH, action, typed_text
 
 # The counts entered per pile, in the order the table counts them; aces only when they score (N6).
 COUNTS = ("cards", "kings", "queens", "jacks", "tens")
@@ -198,8 +198,7 @@ def _draft_field(label: str, key: str, text: str, error: str | None, numeric: bo
     return ft.TextField(
         label=label, value=text, error=error, error_max_lines=4, expand=True, dense=True,
         keyboard_type=ft.KeyboardType.NUMBER if numeric else ft.KeyboardType.TEXT,
-        # The text as typed at this change (the control's value may already be a later one).
-        on_change=lambda e: typed(key, e.data))
+        on_change=lambda e: typed(key, typed_text(e)))
 
 
 # Memoized: typing in one field re-renders the form, and a field re-rendered while the player

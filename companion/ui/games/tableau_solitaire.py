@@ -24,7 +24,7 @@ from companion.games.tableau_solitaire import (
 )
 from companion.ui.games import EntryContext, GameScreen
 from companion.ui.games.tableau import plural
-from companion.ui.widgets import TOUCH, action, use_latest_state
+from companion.ui.widgets import TOUCH, action, typed_text, use_latest_state
 
 TICK_SECONDS = 0.5  # how often a running clock redraws; the display shows whole seconds
 
@@ -130,7 +130,7 @@ def time_field(draft: Draft, correcting: bool, change: Callable) -> list[ft.Cont
             label="Time (minutes:seconds)" if correcting else "Or type the time (minutes:seconds)",
             value=draft.time_text, error=problem, error_max_lines=3,
             keyboard_type=ft.KeyboardType.DATETIME,
-            on_change=lambda e: change(lambda d: replace(d, time_text=e.control.value))),
+            on_change=lambda e: change(lambda d: replace(d, time_text=typed_text(e)))),
         *([ft.Text(f"Time to record: {format_duration(seconds)}")] if seconds else []),
     ]
 

@@ -9,21 +9,34 @@ import typing
 import flet as ft
 
 from companion.core.errors import InvalidSetup, TablemateError
-from companion.core.game import Game
 from companion.core.seating import draw_first_dealer
 from companion.core.types import PlayerId
 from companion.ui.routes import HOME, Navigate, Route
 from companion.ui.screens.players import NameField
 from companion.ui.services import Services
-from companion.ui.widgets import action, back, heading, use_latest_state
+from companion.ui.widgets import (
+    action,
+    back,
+    heading,
+    number_field,
+    use_latest_state,
+    whole_number_problem,
+)
 
 
 def humanise(name: str) -> str:
     return name.replace("_", " ").capitalize()
 
 
-def option_controls(game: Game, options: object, set_options) -> list[ft.Control]:
-    """One control per house-rule option, chosen by the option's type."""
+OPTION_NUMBERS = (1, 999)  # the bounds a typed house-rule number is checked against on the field
+
+
+def option_controls(options: object, texts: dict[str, str], set_options,
+                    type_number) -> list[ft.Control]:
+    """One control per house-rule option, chosen by the option's type.
+
+    Numbers are kept as typed (`texts`) so a refused entry stays on its field with the reason.
+    """
     hints = typing.get_type_hints(type(options))
     controls: list[ft.Control] = []
     for field in dataclasses.fields(options):
@@ -44,10 +57,10 @@ def option_controls(game: Game, options: object, set_options) -> list[ft.Control
                          for member in kind],
                 on_select=lambda e, change=change, kind=kind: change(kind(e.control.value))))
         elif kind is int:
-            controls.append(ft.TextField(
-                label=label, value=str(value), keyboard_type=ft.KeyboardType.NUMBER,
-                on_change=lambda e, change=change: e.control.value.isdigit()
-                and change(int(e.control.value))))
+            text = texts.get(field.name, str(value))
+            controls.append(number_field(
+                label, text, lambda typed, name=field.name: type_number(name, typed),
+                whole_number_problem(text, *OPTION_NUMBERS)))
     return controls
 
 
@@ -60,6 +73,7 @@ def NewGameScreen(services: Services, navigate: Navigate, game_key: str):
     dealer, set_dealer = ft.use_state(0)
     drawn, set_drawn = ft.use_state(False)
     options, set_options = ft.use_state(lambda: game.options_type())
+    option_texts, set_option_texts = ft.use_state({})  # house-rule numbers as typed
     problem, set_problem = ft.use_state(None)
     version, set_version = ft.use_state(0)
     roster = services.storage.players.list()
@@ -84,7 +98,15 @@ def NewGameScreen(services: Services, navigate: Navigate, game_key: str):
         set_dealer(draw_first_dealer(len(seats_ref.current)))
         set_drawn(True)
 
+    def type_number(name: str, text: str) -> None:
+        set_option_texts({**option_texts, name: text})
+        if whole_number_problem(text, *OPTION_NUMBERS) is None:
+            set_options(dataclasses.replace(options, **{name: int(text)}))
+
     def start(_) -> None:
+        if any(whole_number_problem(text, *OPTION_NUMBERS) for text in option_texts.values()):
+            set_problem("Correct the house rules marked above first.")
+            return
         try:
             match = services.start_match(game_key, seats_ref.current, dealer, options)
         except (InvalidSetup, TablemateError) as refused:
@@ -113,7 +135,7 @@ def NewGameScreen(services: Services, navigate: Navigate, game_key: str):
         back(navigate, HOME),
         heading(f"New {game.title} game"),
         ft.Text(f"{fewest}–{most} players" if fewest != most else f"{fewest} player"),
-        *option_controls(game, options, set_options),
+        *option_controls(options, option_texts, set_options, type_number),
         ft.Text("Who is playing?", size=18, weight=ft.FontWeight.BOLD),
         *(ft.Checkbox(label=player.name, value=player.id in seats,
                       on_change=lambda _, pid=player.id: toggle(pid))

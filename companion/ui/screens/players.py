@@ -10,7 +10,7 @@ from companion.core.errors import InvalidName
 from companion.core.players import Player
 from companion.ui.routes import HOME, Navigate
 from companion.ui.services import Services
-from companion.ui.widgets import action, back, heading
+from companion.ui.widgets import action, back, heading, typed_text
 
 
 @ft.component
@@ -41,7 +41,7 @@ def NameField(label: str, submit_label: str, on_submit: Callable[[str], None],
         buttons.append(action("Cancel", lambda _: on_cancel()))
     return ft.Column([
         ft.TextField(label=label, value=text, error=error,
-                     on_change=lambda e: change(e.control.value), on_submit=submit),
+                     on_change=lambda e: change(typed_text(e)), on_submit=submit),
         ft.Row(buttons, wrap=True),
     ])
 
