@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from companion.core.codec import from_json, to_json
 from companion.core.errors import FormatError, InvalidEvent, InvalidSetup
-from companion.core.match import Match, match_from_json, match_to_json, record, replay, undo
+from companion.core.match import Match, match_from_json, match_to_json, record, replay
 from companion.core.seating import Seating
 from companion.games.plaza import (
     MAX_CHARGE,
@@ -30,6 +30,7 @@ from companion.games.plaza import (
     advise_fill_in,
     check_layout,
 )
+from tests.games.match_checks import assert_json_round_trip, assert_undo_restores_previous_state
 from tests.games.plaza_play import NOW, new_match, random_match
 
 RED, GREEN, YELLOW, BROWN, BLACK = Colour
@@ -398,22 +399,16 @@ def test_charges_are_between_0_and_the_eleven_highest_cards_and_totals_add_up(se
 @given(seeds)
 def test_undoing_any_hand_restores_the_state_before_it(seed):
     match = random_match(random.Random(seed))
-    for length in range(1, len(match.events) + 1):
-        longer = replace(match, events=match.events[:length])
-        shorter = replace(match, events=match.events[:length - 1])
-        _, state = undo(longer, PLAZA, NOW)
-        assert state == replay(shorter, PLAZA)
+    for position in range(len(match.events)):
+        assert_undo_restores_previous_state(match, PLAZA, position)
 
 
 @SETTINGS
 @given(seeds)
 def test_every_game_survives_a_json_round_trip(seed):
     match = random_match(random.Random(seed))
-    text = json.dumps(match_to_json(match, PLAZA))
-    again = match_from_json(json.loads(text), lookup)
-    assert again == match
-    state = replay(again, PLAZA)
-    assert state == replay(match, PLAZA)
+    assert_json_round_trip(match, PLAZA)
+    state = replay(match, PLAZA)
     assert from_json(PlazaState, json.loads(json.dumps(to_json(state.game)))) == state.game
 
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from companion.core.errors import InvalidEvent, InvalidSetup
 from companion.core.game import event_from_json
-from companion.core.match import Match, match_from_json, match_to_json, record, replay, undo
+from companion.core.match import Match, match_from_json, record, replay
 from companion.core.seating import Seating
 from companion.core.types import MatchId, PlayerId
 from companion.games.tablanette import (
@@ -41,6 +41,7 @@ from companion.games.tablanette_cards import (
     play_card,
     start_pack,
 )
+from tests.games.match_checks import assert_json_round_trip, assert_undo_restores_previous_state
 from tests.games.tablanette_play import NOW, play_pack, random_match
 
 ANN, BOB = PlayerId("ann"), PlayerId("bob")
@@ -426,19 +427,13 @@ def test_random_games_end_with_one_winner_past_251_N7(seed):
 def test_undoing_any_pack_restores_the_state_before_it_exactly_G2(seed, data):
     match = random_match(random.Random(seed))
     position = data.draw(st.integers(0, len(match.events) - 1))
-    through = replace(match, events=match.events[:position + 1])
-    before = replace(match, events=match.events[:position])
-    assert undo(through, TABLANETTE, NOW)[1] == replay(before, TABLANETTE)
+    assert_undo_restores_previous_state(match, TABLANETTE, position)
 
 
 @few
 @given(seeds)
 def test_a_match_survives_the_json_round_trip(seed):
-    match = random_match(random.Random(seed))
-    text = json.dumps(match_to_json(match, TABLANETTE), sort_keys=True)
-    again = match_from_json(json.loads(text), lambda key: {TABLANETTE.key: TABLANETTE}[key])
-    assert again == match
-    assert replay(again, TABLANETTE) == replay(match, TABLANETTE)
+    assert_json_round_trip(random_match(random.Random(seed)), TABLANETTE)
 
 
 options_st = st.builds(TablanetteOptions, st.booleans(), st.booleans(), st.booleans())

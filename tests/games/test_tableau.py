@@ -19,7 +19,6 @@ from companion.core.match import (
     match_to_json,
     record,
     replay,
-    undo,
 )
 from companion.core.seating import Seating
 from companion.core.types import MatchId, PlayerId
@@ -36,6 +35,7 @@ from companion.games.tableau import (
     TitlesDealt,
     WrongPieces,
 )
+from tests.games.match_checks import assert_json_round_trip, assert_undo_restores_previous_state
 from tests.games.tableau_play import random_match
 
 ANN, BOB, CY, DEE = (PlayerId(name) for name in ("ann", "bob", "cy", "dee"))
@@ -384,20 +384,14 @@ def test_unpaid_tokens_only_arise_without_debt_T5(seed):
 @given(seeds, st.data())
 def test_undoing_any_event_restores_the_previous_state_exactly(seed, data):
     match = random_match(random.Random(seed))
-    cut = data.draw(st.integers(1, len(match.events)))
-    longer = replace(match, events=match.events[:cut])
-    shorter = replace(match, events=match.events[:cut - 1])
-    assert undo(longer, TABLEAU, NOW)[1] == replay(shorter, TABLEAU)
+    position = data.draw(st.integers(0, len(match.events) - 1))
+    assert_undo_restores_previous_state(match, TABLEAU, position)
 
 
 @settings(max_examples=40, deadline=None)
 @given(seeds)
 def test_every_match_survives_a_json_round_trip(seed):
-    match = random_match(random.Random(seed))
-    text = json.dumps(match_to_json(match, TABLEAU))
-    again = match_from_json(json.loads(text), lookup)
-    assert again == match
-    assert replay(again, TABLEAU) == replay(match, TABLEAU)
+    assert_json_round_trip(random_match(random.Random(seed)), TABLEAU)
 
 
 @settings(max_examples=40, deadline=None)

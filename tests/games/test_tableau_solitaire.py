@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.core.errors import FormatError, InvalidEvent, InvalidSetup
-from companion.core.match import Match, match_from_json, match_to_json, record, replay, undo
+from companion.core.match import Match, match_from_json, match_to_json, record, replay
 from companion.core.seating import Seating
 from companion.core.types import MatchId, PlayerId
 from companion.games.tableau import Edition
@@ -24,6 +23,7 @@ from companion.games.tableau_solitaire import (
     SolitaireOptions,
     SolitaireState,
 )
+from tests.games.match_checks import assert_json_round_trip, assert_undo_restores_previous_state
 from tests.games.tableau_solitaire_play import random_match
 
 ANN = PlayerId("ann")
@@ -172,20 +172,14 @@ def test_best_time_is_the_fastest_finished_attempt_for_each_count(seed):
 @given(seeds, st.data())
 def test_undoing_any_event_restores_the_previous_state_exactly(seed, data):
     match = random_match(random.Random(seed))
-    cut = data.draw(st.integers(1, len(match.events)))
-    longer = replace(match, events=match.events[:cut])
-    shorter = replace(match, events=match.events[:cut - 1])
-    assert undo(longer, TABLEAU_SOLITAIRE, NOW)[1] == replay(shorter, TABLEAU_SOLITAIRE)
+    position = data.draw(st.integers(0, len(match.events) - 1))
+    assert_undo_restores_previous_state(match, TABLEAU_SOLITAIRE, position)
 
 
 @settings(max_examples=40, deadline=None)
 @given(seeds)
 def test_every_session_survives_a_json_round_trip(seed):
-    match = random_match(random.Random(seed))
-    again = match_from_json(json.loads(json.dumps(match_to_json(match, TABLEAU_SOLITAIRE))),
-                            lookup)
-    assert again == match
-    assert replay(again, TABLEAU_SOLITAIRE) == replay(match, TABLEAU_SOLITAIRE)
+    assert_json_round_trip(random_match(random.Random(seed)), TABLEAU_SOLITAIRE)
 
 
 def test_random_match_has_the_asked_number_of_events():
