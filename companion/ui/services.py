@@ -6,10 +6,9 @@ it as accepted. One object serves every browser session of the process; storage 
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
+from datetime import date
 from pathlib import Path
 
 from companion.core.game import Event, Game
@@ -18,10 +17,7 @@ from companion.core.seating import Seating
 from companion.core.types import MatchId, PlayerId
 from companion.games.registry import GAMES, game_for
 from storage import Library, open_library
-
-
-def utc_now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+from storage.library import random_id, utc_now
 
 
 @dataclass
@@ -47,7 +43,7 @@ class Services:
         table = game.new_table(seating, options)  # refuses a player count out of range
         night = self.storage.nights.get_or_create_for_date(self.today())
         now = self.clock()
-        match = Match(MatchId(uuid.uuid4().hex), game_key, seating, table.options, now, now,
+        match = Match(MatchId(random_id()), game_key, seating, table.options, now, now,
                       night=night.id)
         self.storage.matches.create(match)
         return match
