@@ -45,6 +45,7 @@ from companion.ui.games.plaza_draft import (
     type_total,
     winner_problem,
 )
+from companion.ui.plaza_photo import PlazaPhotoCheck
 from companion.ui.widgets import TOUCH, action, typed_text
 
 # The colours of the pack, so a colour button looks like the cards it stands for.
@@ -164,6 +165,7 @@ def PlazaEntry(context: EntryContext):
     state: PlazaState = context.state
     kept, set_kept = ft.use_state(None)
     advising, set_advising = ft.use_state(False)
+    checking_photo, set_checking_photo = ft.use_state(False)
     # The draft as last edited, read by save: a tap can arrive before the re-render that would
     # give save a fresh closure, and the number typed last must never be lost.
     latest = ft.use_ref(None)
@@ -215,6 +217,9 @@ def PlazaEntry(context: EntryContext):
             action("Hide the adviser" if advising else "Filling-in adviser",
                    lambda _: set_advising(not advising)),
             *([FillInAdviser()] if advising else []),
+            action("Hide the photo check" if checking_photo else "Check the Plaza from a photo",
+                   lambda _: set_checking_photo(not checking_photo)),
+            *([PlazaPhotoCheck()] if checking_photo else []),
         ]),
     ])
 
