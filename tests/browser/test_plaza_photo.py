@@ -32,5 +32,5 @@ def test_a_plaza_photo_is_checked_and_the_stray_card_named(app_server, open_app,
     see(page, "Black: 11")
     page.get_by_role("img", name="The photo, each card outlined and labelled").wait_for(
         timeout=10_000)
-    page.wait_for_timeout(300)  # the last frame painted, not just its semantics
+    page.wait_for_timeout(3000)  # the photo decoded and the last frame painted
     screenshot(page, "plaza-photo-check")
