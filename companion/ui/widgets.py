@@ -10,6 +10,16 @@ import flet as ft
 TOUCH = 48  # minimum touch target, in logical pixels
 
 
+def humanise(name: str) -> str:
+    """An identifier or option value as words: "tokens_each" -> "Tokens each"."""
+    return name.replace("_", " ").capitalize()
+
+
+def players_text(fewest: int, most: int) -> str:
+    count = str(fewest) if fewest == most else f"{fewest}–{most}"
+    return f"{count} player{'s' if most > 1 else ''}"
+
+
 def heading(text: str) -> ft.Text:
     return ft.Text(text, size=24, weight=ft.FontWeight.BOLD)
 

@@ -2,19 +2,32 @@
 
 from __future__ import annotations
 
+import dataclasses
+import enum
+import typing
+
 import flet as ft
 
 from companion.core.game import Game
 from companion.ui.games.registry import GAME_SCREENS
 from companion.ui.routes import Navigate, Route
 from companion.ui.services import Services
-from companion.ui.widgets import action, heading
+from companion.ui.widgets import action, heading, humanise, players_text
 
 
 def players_label(game: Game) -> str:
-    if game.max_players == 1:
-        return "1 player"
-    return f"{game.min_players}–{game.max_players} players"
+    """The player count, per variant where an option changes it (Tableau's editions, T1)."""
+    options = game.options_type()
+    hints = typing.get_type_hints(type(options))
+    for field in dataclasses.fields(options):
+        kind = hints[field.name]
+        if isinstance(kind, type) and issubclass(kind, enum.Enum):
+            ranges = {member: game.player_range(dataclasses.replace(options, **{field.name: member}))
+                      for member in kind}
+            if len(set(ranges.values())) > 1:
+                return "; ".join(f"{humanise(str(member.value))}: {players_text(*players)}"
+                                 for member, players in ranges.items())
+    return players_text(*game.player_range(options))
 
 
 def game_card(game: Game, navigate: Navigate) -> ft.Control:
@@ -46,8 +59,13 @@ def HomeScreen(services: Services, navigate: Navigate):
     repairs = [ft.Text(notice, color=ft.Colors.ERROR) for notice in services.notices]
     return ft.Column([
         *repairs,
-        action("Players", lambda _: navigate(Route("players")), primary=True),
+        ft.Row([
+            action("Players", lambda _: navigate(Route("players")), primary=True),
+            action("History", lambda _: navigate(Route("history"))),
+            action("Statistics", lambda _: navigate(Route("statistics"))),
+        ], wrap=True),
         *([heading("Games in progress"), *resume] if resume else []),
         heading("Games"),
         *(game_card(game, navigate) for game in services.games.values()),
+        action("Settings: export, import, backups", lambda _: navigate(Route("settings"))),
     ])

@@ -18,15 +18,12 @@ from companion.ui.widgets import (
     action,
     back,
     heading,
+    humanise,
     number_field,
+    players_text,
     use_latest_state,
     whole_number_problem,
 )
-
-
-def humanise(name: str) -> str:
-    return name.replace("_", " ").capitalize()
-
 
 OPTION_NUMBERS = (1, 999)  # the bounds a typed house-rule number is checked against on the field
 
@@ -134,7 +131,7 @@ def NewGameScreen(services: Services, navigate: Navigate, game_key: str):
     return ft.Column([
         back(navigate, HOME),
         heading(f"New {game.title} game"),
-        ft.Text(f"{fewest}–{most} players" if fewest != most else f"{fewest} player"),
+        ft.Text(players_text(fewest, most)),
         *option_controls(options, option_texts, set_options, type_number),
         ft.Text("Who is playing?", size=18, weight=ft.FontWeight.BOLD),
         *(ft.Checkbox(label=player.name, value=player.id in seats,
