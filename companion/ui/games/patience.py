@@ -141,12 +141,21 @@ class Problem:
 
 @ft.component
 def PatienceEntry(game: PatienceGame, ctx: EntryContext):
+    return ft.Column([
+        # A fresh form after every stored entry (the log grows) and for each entry corrected.
+        AttemptForm(game, ctx, key=f"{len(ctx.match.events)}:{ctx.editing!r}"),
+        SessionStatistics(game, ctx),
+    ])
+
+
+@ft.component
+def SessionStatistics(game: PatienceGame, ctx: EntryContext):
+    """Q3 for this session and for all the player's sessions: under the form, and the result
+    once the session has ended."""
     player = ctx.match.seating.player(0)
     history = ft.use_memo(lambda: earlier_attempts(ctx), [ctx.match.id])
     state: PatienceState = ctx.state
     return ft.Column([
-        # A fresh form after every stored entry (the log grows) and for each entry corrected.
-        AttemptForm(game, ctx, key=f"{len(ctx.match.events)}:{ctx.editing!r}"),
         ft.Text("Statistics (Q3)", size=18, weight=ft.FontWeight.BOLD),
         ft.Text(f"This session:\n{statistics_lines(attempt_statistics(state.attempts))}"),
         ft.Text(f"All {game.title} sessions of {ctx.names.get(player, player)}:\n"
@@ -299,6 +308,8 @@ WINDMILL_LAYOUT = """\
   regardless of suit."""
 
 CRAZY_QUILT_SCREEN = GameScreen(entry=partial(PatienceEntry, CRAZY_QUILT), describe=describe,
-                                rules_card=rules_card(CRAZY_QUILT, CRAZY_QUILT_LAYOUT))
+                                rules_card=rules_card(CRAZY_QUILT, CRAZY_QUILT_LAYOUT),
+                                result=partial(SessionStatistics, CRAZY_QUILT))
 WINDMILL_SCREEN = GameScreen(entry=partial(PatienceEntry, WINDMILL), describe=describe,
-                             rules_card=rules_card(WINDMILL, WINDMILL_LAYOUT))
+                             rules_card=rules_card(WINDMILL, WINDMILL_LAYOUT),
+                             result=partial(SessionStatistics, WINDMILL))

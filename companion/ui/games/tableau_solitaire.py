@@ -116,6 +116,20 @@ def best_times(state: SolitaireState) -> list[str]:
             f"(attempt {best.attempt})" for best in state.best]
 
 
+def best_times_panel(state: SolitaireState) -> list[ft.Control]:
+    return [
+        ft.Text("Best times", size=18, weight=ft.FontWeight.BOLD),
+        *(ft.Text(line, size=18) for line in best_times(state)),
+        *([] if state.best else [ft.Text("No finished attempt yet.")]),
+    ]
+
+
+@ft.component
+def SolitaireResult(context: EntryContext):
+    """The ended session's best times (the entry form, which also showed them, is gone)."""
+    return ft.Column(best_times_panel(context.state))
+
+
 def clock_face(draft: Draft, now: str) -> str:
     if draft.started_at is None:
         return "0:00"
@@ -200,9 +214,7 @@ def SolitaireEntry(context: EntryContext):
         ft.Row([action("Finished", lambda _: record(True), primary=True),
                 action("Not finished", lambda _: record(False))], wrap=True),
         *([ft.Text(problem, color=ft.Colors.ERROR)] if problem else []),
-        ft.Text("Best times", size=18, weight=ft.FontWeight.BOLD),
-        *(ft.Text(line, size=18) for line in best_times(state)),
-        *([] if state.best else [ft.Text("No finished attempt yet.")]),
+        *best_times_panel(state),
         # Never offered while an attempt is timed (it would be lost) or corrected (it would be
         # replaced by the session's end).
         *([] if isinstance(context.editing, Attempt) else [
@@ -244,4 +256,5 @@ RULES_CARD = """\
   (G2).
 """
 
-SOLITAIRE_SCREEN = GameScreen(entry=solitaire_entry, describe=describe, rules_card=RULES_CARD)
+SOLITAIRE_SCREEN = GameScreen(entry=solitaire_entry, describe=describe, rules_card=RULES_CARD,
+                              result=SolitaireResult)

@@ -1,10 +1,13 @@
 """A match in play: standings first and largest, dealer and turn, undo, history with correction
-(G2), abandon (G4), the rules card, and the game's own entry form."""
+(G2), abandon (G4) after a confirming tap, the rules card, the game's own entry form and, once
+the game is over, the game's own result. The screen is kept awake while it is shown."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from contextlib import suppress
 from dataclasses import dataclass, replace
+from typing import Any
 
 import flet as ft
 
@@ -19,10 +22,11 @@ from companion.core.match import (
     replay,
     undo,
 )
-from companion.ui.games import EntryContext
+from companion.ui.games import EntryContext, with_names
 from companion.ui.games.registry import GAME_SCREENS
 from companion.ui.routes import HOME, Navigate
 from companion.ui.services import Services
+from companion.ui.sharing import Role, SharePanel, announce, match_topic, use_announcements
 from companion.ui.widgets import action, back, heading
 
 
@@ -68,29 +72,71 @@ def describe(event: Event, match: Match, names: Mapping[str, str]) -> str:
     return screen.describe(event, names) if screen else type(event).__name__
 
 
+def abandon_confirmation(abandon: Callable[[Any], None],
+                         keep_playing: Callable[[Any], None]) -> list[ft.Control]:
+    """The second tap abandoning takes: a slip of the finger must not end a game (G4)."""
+    return [
+        ft.Text("Abandon this game? It stays in the history and counts in no statistics.",
+                size=16),
+        ft.Row([action("Yes, abandon it", abandon, primary=True),
+                action("Keep playing", keep_playing)], wrap=True),
+    ]
+
+
+def seated_names(match: Match, names: Mapping[str, str]) -> dict[str, str]:
+    """Name by id of the players at this table (an unknown id keeps standing for itself)."""
+    return {player: names.get(player, player) for player in match.seating.seats}
+
+
+def use_screen_awake() -> None:
+    """Keep the device awake while the calling component is shown (Flet's Wakelock service).
+
+    Where the platform refuses (a browser without the Screen Wake Lock API, or one that wants a
+    user gesture first) the screen may sleep as usual: nothing else depends on it.
+    """
+    wakelock = ft.use_memo(ft.Wakelock, [])
+
+    async def keep_awake() -> None:
+        with suppress(Exception):  # any refusal by the platform means "not kept awake"
+            await wakelock.enable()
+
+    async def let_sleep() -> None:
+        with suppress(Exception):
+            await wakelock.disable()
+
+    ft.use_effect(keep_awake, [], cleanup=let_sleep)  # Flet runs async effects as tasks
+
+
 @ft.component
-def MatchScreen(services: Services, navigate: Navigate, match_id: str):
+def MatchScreen(services: Services, navigate: Navigate, match_id: str, role: Role = Role.HOST):
+    """`role`: this device, or a guest's phone on a shared table (issue 5, see sharing.py)."""
+
     def load() -> Loaded:
         match = services.storage.matches.get(match_id)
         return Loaded(match, replay(match, services.game(match.game)))
 
     loaded, set_loaded = ft.use_state(load)
+    # Another phone stored a change to this match: show it (storage is the one truth).
+    use_announcements(match_topic(match_id), lambda: set_loaded(load()))
     problem, set_problem = ft.use_state(None)
     editing, set_editing = ft.use_state(None)  # position of the entry being corrected
     show_rules, set_show_rules = ft.use_state(False)
+    confirming_abandon, set_confirming_abandon = ft.use_state(False)
+    use_screen_awake()
     match, state = loaded.match, loaded.state
     game = services.game(match.game)
     names = {player.id: player.name for player in services.storage.players.list(include_archived=True)}
     screen = GAME_SCREENS.get(match.game)
 
     def refused(error: TablemateError) -> bool:
-        set_problem(str(error))
+        set_problem(with_names(str(error), seated_names(match, names)))
         return False
 
     def accepted(updated: Match, new_state: MatchState) -> bool:
         set_problem(None)
         set_editing(None)
         set_loaded(Loaded(updated, new_state))
+        announce(match_topic(match_id))
         return True
 
     def submit(event: Event) -> bool:
@@ -100,26 +146,35 @@ def MatchScreen(services: Services, navigate: Navigate, match_id: str):
         except TablemateError as error:
             return refused(error)
 
+    def abandon(_) -> None:
+        set_confirming_abandon(False)
+        submit(MatchAbandoned())
+
     def rewrite(change) -> bool:
-        """Undo or correct: re-derive by the rules, store the whole log, then show it."""
+        """Undo or correct: re-derive by the rules, store the whole log, then show it.
+
+        `change` gets the stored match, not the one on screen: another phone may have added an
+        entry since this screen last read it (entries are only appended, so positions hold).
+        """
         try:
-            updated, _ = change()
+            updated, _ = change(services.storage.matches.get(match_id))
         except TablemateError as error:
             return refused(error)
         return accepted(updated, services.save_log(updated))
 
     now = services.clock
+    watching = role is Role.WATCH
     history = [
         ft.Column([
             ft.Text(f"{position + 1}. {describe(event, match, names)}"),
-            ft.Row([
+            *([] if watching else [ft.Row([
                 *([] if screen is None or isinstance(event, MatchAbandoned) else [
                     ft.TextButton(f"Correct entry {position + 1}", height=48,
                                   on_click=lambda _, p=position: set_editing(p))]),
                 ft.TextButton(f"Delete entry {position + 1}", height=48,
                               on_click=lambda _, p=position: rewrite(
-                                  lambda: delete(match, game, p, now()))),
-            ], wrap=True),
+                                  lambda stored: delete(stored, game, p, now()))),
+            ], wrap=True)]),
         ], spacing=0)
         for position, event in enumerate(match.events)
     ]
@@ -130,33 +185,46 @@ def MatchScreen(services: Services, navigate: Navigate, match_id: str):
             ft.Text(f"Correcting entry {editing + 1}", size=18, weight=ft.FontWeight.BOLD),
             screen.entry(EntryContext(
                 services, match, before.game, names,
-                lambda event: rewrite(lambda: correct(match, game, editing, event, now())),
+                lambda event: rewrite(
+                    lambda stored: correct(stored, game, editing, event, now())),
                 match.events[editing])),
             action("Cancel the correction", lambda _: set_editing(None)),
         ])
     elif screen is None:
         form = ft.Text(f"The scoring screen for {game.title} is not built yet: this game is kept, "
                        "and can be scored once it is.", italic=True)
-    elif state.abandoned or game.is_over(state.game):
+    elif state.abandoned or game.is_over(state.game) and screen.result is None:
         form = ft.Container()
+    elif game.is_over(state.game):
+        form = screen.result(EntryContext(services, match, state.game, names, submit))
     else:
         form = screen.entry(EntryContext(services, match, state.game, names, submit))
 
+    if watching:
+        return ft.Column([
+            heading(game.title),
+            standings_table(game, state, names),
+            ft.Text(status_line(game, state, names), size=18),
+            *([ft.Text("History", size=20, weight=ft.FontWeight.BOLD), *history] if history else []),
+        ])
     return ft.Column([
-        back(navigate, HOME, "Home"),
+        *([back(navigate, HOME, "Home")] if role is Role.HOST else []),
         heading(game.title),
         standings_table(game, state, names),
         ft.Text(status_line(game, state, names), size=18),
         *([ft.Text(problem, color=ft.Colors.ERROR, size=16)] if problem else []),
         ft.Row([
-            action("Undo last entry", lambda _: rewrite(lambda: undo(match, game, now())),
+            action("Undo last entry", lambda _: rewrite(lambda stored: undo(stored, game, now())),
                    disabled=not match.events),
-            *([] if state.abandoned or game.is_over(state.game) else
-              [action("Abandon game", lambda _: submit(MatchAbandoned()))]),
+            *([] if state.abandoned or game.is_over(state.game) or confirming_abandon else
+              [action("Abandon game", lambda _: set_confirming_abandon(True))]),
             *([action("Hide rules" if show_rules else "Rules", lambda _: set_show_rules(
                 not show_rules))] if screen else []),
         ], wrap=True),
+        *(abandon_confirmation(abandon, lambda _: set_confirming_abandon(False))
+          if confirming_abandon and not state.abandoned else []),
         *([ft.Markdown(screen.rules_card)] if show_rules and screen else []),
         form,
         *([ft.Text("History", size=20, weight=ft.FontWeight.BOLD), *history] if history else []),
+        *([SharePanel(services, match_id)] if role is Role.HOST else []),
     ])

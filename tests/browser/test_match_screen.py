@@ -1,0 +1,70 @@
+"""What the match screen adds to every game, in the browser (issue 4): refusals name the players,
+abandoning takes a confirming tap (G4), and a game's result stays on screen once it is over.
+"""
+
+from __future__ import annotations
+
+from companion.core.match import MatchAbandoned
+from companion.games.registry import game_for
+from companion.games.tableau import Call
+from companion.games.tableau_solitaire import Attempt, SessionEnds
+from storage import open_library
+from tests.browser.conftest import type_into
+from tests.browser.test_tableau import call, seat_players, see, start_game
+from tests.browser.test_tableau_solitaire import TIME_FIELD, start_session
+
+
+def stored(app_server) -> tuple[tuple, dict[str, str]]:
+    """The one match's events as the app left them on disk, and the players' ids by name."""
+    app_server.stop()
+    with open_library(app_server.data_dir, game_for) as library:
+        (summary,) = library.matches.summaries()
+        ids = {player.name: player.id for player in library.players.list()}
+        return library.matches.get(summary.id).events, ids
+
+
+def test_a_refusal_names_the_players_and_abandoning_is_confirmed(app_server, open_app):
+    seat_players(app_server)
+    page = open_app(app_server.url, 390, 844)
+    start_game(page)
+    call(page, None, False, "1. Ann called a piece from Bob: no fit, Ann forfeits 1 token to Bob")
+    call(page, None, True, "2. Bob called a piece from Cy: fit")
+
+    # Without entry 1, Bob's call would come out of turn (T3): refused, in names, log kept.
+    page.get_by_role("button", name="Delete entry 1").click()
+    see(page, "Entry 1: It is Ann's turn to call, not Bob's.", exact=True)
+    see(page, "1. Ann called a piece from Bob: no fit, Ann forfeits 1 token to Bob", exact=True)
+
+    # G4 takes a second tap; "Keep playing" records nothing.
+    page.get_by_role("button", name="Abandon game").click()
+    page.get_by_role("button", name="Keep playing").click()
+    page.get_by_role("button", name="Abandon game").wait_for()
+    assert page.get_by_role("button", name="Yes, abandon it").count() == 0
+    page.get_by_role("button", name="Abandon game").click()
+    page.get_by_role("button", name="Yes, abandon it").click()
+    see(page, "3. The table abandoned the game", exact=True)
+    see(page, "Abandoned: kept in history, counts in no statistics")
+    assert page.get_by_role("button", name="Abandon game").count() == 0
+
+    events, ids = stored(app_server)
+    assert events == (Call(ids["Ann"], ids["Bob"], False), Call(ids["Bob"], ids["Cy"], True),
+                      MatchAbandoned())
+
+
+def test_the_best_times_stay_when_the_solitaire_session_ends(app_server, open_app):
+    seat_players(app_server, ("Ann",))
+    page = open_app(app_server.url, 390, 844)
+    start_session(page)
+    type_into(page, TIME_FIELD, "2:10")
+    see(page, "Time to record: 2:10")
+    page.get_by_role("button", name="Finished", exact=True).click()
+    see(page, "1. 1 picture in 2:10, finished", exact=True)
+
+    page.get_by_role("button", name="End the session").click()
+    see(page, "Game over. Winner: Ann")
+    see(page, "Best times", exact=True)  # the result, now that the entry form is gone
+    see(page, "1 picture: 2:10 (attempt 1)", exact=True)
+    assert page.get_by_role("button", name="Finished", exact=True).count() == 0
+
+    events, _ = stored(app_server)
+    assert events == (Attempt(1, True, seconds=130.0), SessionEnds())
