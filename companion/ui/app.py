@@ -5,11 +5,14 @@ from __future__ import annotations
 import flet as ft
 
 from companion.ui.routes import HOME
+from companion.ui.screens.guest import GuestScreen
 from companion.ui.screens.home import HomeScreen
 from companion.ui.screens.match import MatchScreen
 from companion.ui.screens.new_game import NewGameScreen
 from companion.ui.screens.players import PlayersScreen
+from companion.ui.screens.settings import SettingsScreen
 from companion.ui.services import Services
+from companion.ui.sharing import is_this_device
 
 
 @ft.component
@@ -28,6 +31,7 @@ def App(services: Services):
         "players": lambda: PlayersScreen(services, set_route),
         "new": lambda: NewGameScreen(services, set_route, route.target),
         "match": lambda: MatchScreen(services, set_route, route.target),
+        "settings": lambda: SettingsScreen(services, set_route),
     }
     return ft.SafeArea(
         ft.Column(
@@ -41,7 +45,9 @@ def App(services: Services):
                     ],
                     alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
                 ),
-                screens[route.screen](),
+                # Another device on a shared table sees that table only (issue 5).
+                screens[route.screen]() if is_this_device(ft.context.page.client_ip)
+                else GuestScreen(services),
             ],
             expand=True,
             scroll=ft.ScrollMode.AUTO,

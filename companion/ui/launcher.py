@@ -12,6 +12,7 @@ from platformdirs import user_data_dir
 
 from companion.ui.app import build_page
 from companion.ui.services import open_services
+from companion.ui.sharing import Sharing
 
 APP_NAME = "Tablemate"
 
@@ -37,6 +38,7 @@ def desktop_available() -> bool:
 
 def launch(*, web: bool, host: str, port: int, data_dir: Path | None) -> None:
     services = open_services(data_dir or default_data_dir())
+    services.sharing = Sharing(host, port)  # where other phones can reach this server, if at all
     for notice in services.notices:
         print(f"Tablemate: {notice}", flush=True)
     if not web and desktop_available():

@@ -16,6 +16,7 @@ from companion.core.match import Match, MatchState
 from companion.core.seating import Seating
 from companion.core.types import MatchId, PlayerId
 from companion.games.registry import GAMES, game_for
+from companion.ui.sharing import Sharing
 from storage import Library, open_library
 from storage.library import random_id, utc_now
 
@@ -27,6 +28,7 @@ class Services:
     clock: Callable[[], str] = utc_now
     today: Callable[[], date] = date.today
     games: dict[str, Game] = field(default_factory=lambda: GAMES)
+    sharing: Sharing = field(default_factory=Sharing)  # the table shared on the network, if any
 
     @property
     def notices(self) -> tuple[str, ...]:

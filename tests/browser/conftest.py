@@ -46,6 +46,7 @@ class AppServer:
     data_dir: Path
     port: int
     process: subprocess.Popen | None = None
+    options: tuple[str, ...] = ()  # more main.py options, e.g. ("--host", "0.0.0.0")
 
     @property
     def url(self) -> str:
@@ -54,7 +55,7 @@ class AppServer:
     def start(self) -> None:
         self.process = subprocess.Popen(
             [sys.executable, str(ROOT / "main.py"), "--web", "--port", str(self.port),
-             "--data-dir", str(self.data_dir)],
+             "--data-dir", str(self.data_dir), *self.options],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             start_new_session=True)
         deadline = time.monotonic() + 60
