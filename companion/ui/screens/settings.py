@@ -25,10 +25,15 @@ def backup_label(backup: Backup) -> str:
     return datetime.fromisoformat(backup.created_at).strftime("%d %b %Y, %H:%M:%S UTC")
 
 
+def counted(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def import_summary(file_name: str, result: ImportResult) -> str:
-    return (f"Imported {file_name}: {result.players_added} players, {result.nights_added} "
-            f"game nights and {result.matches_added} games added; {result.already_present} "
-            "records were already here.")
+    return (f"Imported {file_name}: {counted(result.players_added, 'player')}, "
+            f"{counted(result.nights_added, 'game night')} and "
+            f"{counted(result.matches_added, 'game')} added; "
+            f"{counted(result.already_present, 'record')} already here.")
 
 
 def export_file_name(today: str, extension: str) -> str:
@@ -127,7 +132,7 @@ def SettingsScreen(services: Services, navigate: Navigate):
         report(import_summary(picked.name, result), False)
 
     shown = [] if message is None else [ft.Text(
-        message[0], size=16, selectable=True, color=ft.Colors.ERROR if message[1] else None)]
+        message[0], size=16, color=ft.Colors.ERROR if message[1] else None)]
     return ft.Column([
         back(navigate, HOME, "Home"),
         heading("Settings"),
