@@ -6,11 +6,13 @@ import flet as ft
 
 from companion.ui.routes import HOME
 from companion.ui.screens.guest import GuestScreen
+from companion.ui.screens.history import HistoryScreen, NightScreen
 from companion.ui.screens.home import HomeScreen
 from companion.ui.screens.match import MatchScreen
 from companion.ui.screens.new_game import NewGameScreen
 from companion.ui.screens.players import PlayersScreen
 from companion.ui.screens.settings import SettingsScreen
+from companion.ui.screens.statistics import StatisticsScreen
 from companion.ui.services import Services
 from companion.ui.sharing import is_this_device
 
@@ -31,6 +33,9 @@ def App(services: Services):
         "players": lambda: PlayersScreen(services, set_route),
         "new": lambda: NewGameScreen(services, set_route, route.target),
         "match": lambda: MatchScreen(services, set_route, route.target),
+        "history": lambda: HistoryScreen(services, set_route),
+        "night": lambda: NightScreen(services, set_route, route.target),
+        "statistics": lambda: StatisticsScreen(services, set_route),
         "settings": lambda: SettingsScreen(services, set_route),
     }
     return ft.SafeArea(

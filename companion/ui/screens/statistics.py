@@ -1,0 +1,147 @@
+"""Statistics: per player overall and per game, head-to-head, and charts (issue 5).
+
+Computed from storage each time the screen opens, so a match reopened and corrected (G2) is
+reflected at once; abandoned matches (G4) count in no win statistic (companion.history.stats).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import flet as ft
+
+from companion.core.types import PlayerId
+from companion.games.patience import PatienceStatistics
+from companion.history.charts import games_per_month, win_rates
+from companion.history.stats import (
+    Figures,
+    GameStatistics,
+    HistoryStatistics,
+    PlayedMatch,
+    PlazaFigures,
+    SolitaireFigures,
+    TabitFigures,
+    TablanetteFigures,
+    TableauFigures,
+    WinRecord,
+    head_to_head,
+    history_statistics,
+    played_match,
+)
+from companion.ui.routes import HOME, Navigate, Route
+from companion.ui.screens.charts import bar_chart
+from companion.ui.screens.history import choice_row, names_of
+from companion.ui.services import Services
+from companion.ui.widgets import back, heading
+
+
+def played_history(services: Services) -> tuple[PlayedMatch, ...]:
+    """Every stored match with its outcome (the library keeps replayed states once loaded)."""
+    matches = services.storage.matches
+    return tuple(played_match(matches.get(summary.id), services.game(summary.game),
+                              matches.state(summary.id))
+                 for summary in matches.summaries())
+
+
+def counted(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def number(value: float | None, unit: str = "", digits: int = 1) -> str:
+    return "-" if value is None else f"{value:.{digits}f}{unit}"
+
+
+def duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes}:{rest:02d}"
+
+
+def record_text(record: WinRecord) -> str:
+    rate = "-" if record.win_rate is None else f"{100 * record.win_rate:.0f}%"
+    apart = [f"{record.abandoned} abandoned"] if record.abandoned else []
+    apart += [f"{record.in_progress} in progress"] if record.in_progress else []
+    return (f"Played {record.played}, wins {record.wins}, win rate {rate}, "
+            f"current streak {record.current_streak}, longest streak {record.longest_streak}"
+            + (f" ({', '.join(apart)}, not counted)" if apart else ""))
+
+
+def figures_text(figures: Figures | None) -> str:
+    """Each game's own figures (issue 5), worded for the player."""
+    match figures:
+        case TableauFigures():
+            return (f"{counted(figures.rounds, 'round')}, {number(figures.tokens_per_round)} tokens won "
+                    "per round")
+        case SolitaireFigures():
+            best = ", ".join(f"{entry.pictures} pictures {duration(entry.seconds)}"
+                             for entry in figures.best_times) or "none yet"
+            return (f"{figures.finished_attempts} of {counted(figures.attempts, 'attempt')} finished; "
+                    f"best times: {best}")
+        case PlazaFigures():
+            return (f"{counted(figures.hands, 'hand')}, {number(figures.average_against_per_hand)} points "
+                    "against per hand")
+        case TablanetteFigures():
+            return (f"{counted(figures.packs, 'pack')}, {number(figures.average_points_per_pack)} points "
+                    f"per pack, {counted(figures.tablanettes, 'tablanette')}")
+        case TabitFigures():
+            return (f"{counted(figures.rounds, 'round')}, best board {figures.best_board or '-'}, "
+                    f"{number(figures.average_per_round)} per round")
+        case PatienceStatistics():
+            rate = None if figures.win_rate is None else 100 * figures.win_rate
+            return (f"{counted(figures.attempts, 'attempt')}, win rate {number(rate, '%', 0)}, best time "
+                    f"{duration(figures.best_seconds)}, "
+                    f"{number(figures.average_cards_home)} cards home on average")
+    return ""
+
+
+def game_block(entry: GameStatistics, services: Services) -> ft.Control:
+    figures = figures_text(entry.figures)
+    return ft.Column([
+        ft.Text(services.game(entry.game).title, weight=ft.FontWeight.BOLD),
+        ft.Text(record_text(entry.record)),
+        *([ft.Text(figures)] if figures else []),
+    ], spacing=2)
+
+
+def head_to_head_text(played: tuple[PlayedMatch, ...], first: PlayerId, second: PlayerId,
+                      names: Mapping[str, str]) -> str:
+    record = head_to_head(played, first, second)
+    one, other = names.get(first, first), names.get(second, second)
+    return (f"{one} against {other}: {record.played} finished together; {one} won "
+            f"{record.first_wins}, {other} won {record.second_wins}, shared {record.shared}, "
+            f"someone else {record.neither}")
+
+
+@ft.component
+def StatisticsScreen(services: Services, navigate: Navigate):
+    played = ft.use_memo(lambda: played_history(services), [])
+    stats: HistoryStatistics = ft.use_memo(lambda: history_statistics(played), [])
+    names = ft.use_memo(lambda: names_of(services), [])
+    ordered = sorted((entry.player for entry in stats.players),
+                     key=lambda player: names.get(player, player).casefold())
+    player, set_player = ft.use_state(ordered[0] if ordered else None)
+    rival, set_rival = ft.use_state(ordered[1] if len(ordered) > 1 else None)
+
+    top = [back(navigate, HOME, "Home"), heading("Statistics"),
+           ft.TextButton("History", on_click=lambda _: navigate(Route("history")), height=48)]
+    if player is None:
+        return ft.Column([*top, ft.Text("No games yet: statistics come with the first game.")])
+    mine = stats.of(player)
+    others = [other for other in ordered if other != player]
+    versus = rival if rival in others else (others[0] if others else None)
+    return ft.Column([
+        *top,
+        choice_row("Player", [(p, names.get(p, p)) for p in ordered], player, set_player),
+        ft.Text(f"{names.get(player, player)} overall", size=20, weight=ft.FontWeight.BOLD),
+        ft.Text(record_text(mine.overall)),
+        *(game_block(entry, services) for entry in mine.games),
+        *([
+            ft.Text("Head-to-head", size=20, weight=ft.FontWeight.BOLD),
+            choice_row("Against", [(p, f"against {names.get(p, p)}") for p in others], versus,
+                       set_rival),
+            ft.Text(head_to_head_text(played, player, versus, names)),
+        ] if versus else []),
+        bar_chart(win_rates(stats, names), (3,)),
+        bar_chart(games_per_month(played), (1, 2)),
+    ])
