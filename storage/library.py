@@ -72,6 +72,11 @@ class _Context:
         # Matches read or written in this session with their replayed state, so recording an
         # event neither reads the file back nor replays the log.
         self.loaded: dict[MatchId, tuple[Match, MatchState]] = {}
+        # Every match summary, parsed once (thousands take seconds to decode) and kept in step
+        # with every write of the index's match table; None until first asked for. Parsed
+        # again if the index was opened anew (put back from a backup after damage).
+        self.summaries: dict[MatchId, MatchSummary] | None = None
+        self.summaries_of: Database | None = None
 
     @property
     def index(self) -> Database:
@@ -258,10 +263,17 @@ class MatchRepository:
     def summaries(self, *, night: NightId | None = None) -> tuple[MatchSummary, ...]:
         """Match summaries, newest first; only one night's when `night` is given."""
         with self._context.lock:
-            docs = self._table().all()
-        chosen = (from_json(MatchSummary, dict(doc)) for doc in docs
-                  if night is None or doc["night"] == night)
+            every = tuple(self._parsed_summaries().values())
+        chosen = (summary for summary in every if night is None or summary.night == night)
         return tuple(sorted(chosen, key=lambda summary: summary.created_at, reverse=True))
+
+    def _parsed_summaries(self) -> dict[MatchId, MatchSummary]:
+        context = self._context
+        if context.summaries is None or context.summaries_of is not context.index:
+            context.summaries_of = context.index
+            context.summaries = {MatchId(doc["id"]): from_json(MatchSummary, dict(doc))
+                                 for doc in self._table().all()}
+        return context.summaries
 
     def append_event(self, match_id: MatchId, event: Event) -> tuple[Match, MatchState]:
         """Record `event`; when this returns it is on disk. InvalidEvent (and nothing written)
@@ -300,7 +312,11 @@ class MatchRepository:
             # The summary goes first, so a crash in between leaves a file that open() files again
             # rather than a summary without a game.
             if self._table().contains(doc_id=match_id):  # type: ignore[arg-type]
+                kept, context.summaries = context.summaries, None  # dropped if the write fails
                 self._table().remove(doc_ids=[match_id])  # type: ignore[list-item]
+                if kept is not None:
+                    kept.pop(match_id, None)
+                    context.summaries = kept
             context.loaded.pop(match_id, None)
             if context.files.exists(name):
                 context.files.remove(name)
@@ -367,7 +383,11 @@ class MatchRepository:
             return loaded
 
     def _put_summaries(self, summaries: list[MatchSummary]) -> None:
+        context = self._context
+        kept, context.summaries = context.summaries, None  # dropped if the write fails
         _put_all(self._table(), {summary.id: to_json(summary) for summary in summaries})
+        if kept is not None:
+            context.summaries = kept | {summary.id: summary for summary in summaries}
 
     def _table(self):
         return self._context.index.table("matches")
@@ -412,6 +432,7 @@ class Library:
     def _settle(self, *, refile_all: bool) -> None:
         """Bring the index to the current schema and file every match file in it."""
         index = self._context.index
+        self._context.summaries = None  # the index may have been put back or migrated
         tables = index.storage.read() or {}
         if schema_of(tables) != SCHEMA_VERSION:
             index.storage.write(migrate(tables))
