@@ -6,18 +6,24 @@ from __future__ import annotations
 
 import re
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import cv2
 import numpy as np
 import pytest
 
+from companion.core.match import Match, replay
+from companion.core.seating import Seating
+from companion.core.types import MatchId
 from companion.games.registry import game_for
 from companion.ui.services import Services
 from companion.ui.sharing import Role, Sharing, is_this_device, lan_address, qr_png
 from storage import open_library
 from tests.browser.conftest import AppServer, free_port, load, screenshot, type_into
+from tests.core.counting_game import CountingGame, CountingOptions, Scored
 
 SHARE = "Share this table on the local network"
+ENTRIES_EACH = 20
 LIVE_SECONDS = 5  # the update is meant to arrive within a second; the shared machine may lag
 
 
@@ -142,3 +148,27 @@ def test_the_qr_code_reads_back_as_the_address():
     picture = cv2.imdecode(png, cv2.IMREAD_GRAYSCALE)
     text, _, _ = cv2.QRCodeDetector().detectAndDecode(picture)
     assert text == "http://192.0.2.2:8550"
+
+
+
+def test_two_devices_entering_at_once_both_keep_every_entry(tmp_path):
+    """Each phone holds the match as it last read it; entries append by id to the stored log."""
+    games = {"counting": CountingGame()}
+    with open_library(tmp_path / "data", games.__getitem__) as library:
+        services = Services(storage=library, data_dir=tmp_path)
+        ann, bob = library.players.add("Ann"), library.players.add("Bob")
+        now = "2026-11-21T20:00:00+00:00"
+        seen = Match(MatchId("m1"), "counting", Seating((ann.id, bob.id), 0),
+                     CountingOptions(target=1000), now, now)
+        library.matches.create(seen)
+
+        def enter(player) -> None:
+            for _ in range(ENTRIES_EACH):
+                services.record_event(seen, Scored(player, 1))  # never re-read: a stale screen
+
+        with ThreadPoolExecutor(2) as phones:
+            list(phones.map(enter, (ann.id, bob.id)))
+        stored = library.matches.get(seen.id)
+    assert len(stored.events) == 2 * ENTRIES_EACH
+    assert dict(replay(stored, games["counting"]).game.scores) == {
+        ann.id: ENTRIES_EACH, bob.id: ENTRIES_EACH}
