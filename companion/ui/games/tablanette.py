@@ -35,6 +35,9 @@ from companion.ui.widgets import TOUCH, action, typed_text
 COUNTS = ("cards", "kings", "queens", "jacks", "tens")
 TABLANETTES = "tablanettes"
 SPECIALS = (("two_of_clubs", "the 2 of clubs"), ("ten_of_diamonds", "the 10 of diamonds"))
+# How a count is written in a pile's line ("30 cards, 2 K, ..."), in the history and the form.
+COUNT_LABELS = {"cards": "cards", "kings": "K", "queens": "Q", "jacks": "J", "tens": "tens",
+                "aces": "aces"}
 WHOLE_NUMBER = re.compile(r"[0-9]+")
 
 Draft = Mapping[str, str]  # field key -> text typed, or a player id for the two special cards
@@ -149,16 +152,40 @@ def preview(state: TablanetteState, event: PackResult, names: Mapping[str, str])
         f"{names.get(s.player, s.player)} +{s.points} (total {s.total})" for s in scores)
 
 
+def count_parts(counts: Sequence[tuple[str, int | str]]) -> list[str]:
+    return [f"{value} {COUNT_LABELS[name]}" for name, value in counts]
+
+
+def tablanettes_text(points: Sequence[int]) -> str:
+    return "tablanettes " + " + ".join(map(str, points))
+
+
 def pile_text(pile: Pile, event: PackResult, names: Mapping[str, str]) -> str:
-    parts = [f"{pile.cards} cards", f"{pile.kings} K", f"{pile.queens} Q", f"{pile.jacks} J",
-             f"{pile.tens} tens"]
-    if pile.aces is not None:
-        parts.append(f"{pile.aces} aces")
+    parts = count_parts([(name, getattr(pile, name)) for name in counts_for(pile.aces is not None)])
     parts += [described for special, described in SPECIALS
               if getattr(event, special) == pile.player]
     if pile.tablanettes:
-        parts.append("tablanettes " + " + ".join(map(str, pile.tablanettes)))
+        parts.append(tablanettes_text(pile.tablanettes))
     return f"{names.get(pile.player, pile.player)}: {', '.join(parts)}"
+
+
+def pile_as_read(draft: Draft, player: PlayerId, count_aces: bool,
+                 names: Mapping[str, str]) -> str:
+    """The player's pile as the form reads it so far (blank is 0, '?' for what cannot be read):
+    the table sees what will be saved, field by field, before the whole pack adds up."""
+    def read(name: str) -> int | tuple[int, ...] | None:
+        try:
+            return read_field(name, draft.get(field_key(player, name), ""))
+        except InvalidEvent:
+            return None
+
+    counts = [(name, "?" if (value := read(name)) is None else value)
+              for name in counts_for(count_aces)]
+    made = read(TABLANETTES)
+    tablanettes = "tablanettes ?" if made is None else (
+        tablanettes_text(made) if made else "no tablanettes")
+    return (f"{names.get(player, player)}'s pile as read: {', '.join(count_parts(counts))}; "
+            f"{tablanettes}")
 
 
 def describe(event: Event, names: Mapping[str, str]) -> str:
@@ -208,6 +235,14 @@ DraftField = ft.memo(_draft_field)
 
 @ft.component
 def PackEntry(context: EntryContext):
+    """A fresh form whenever the stored log changes. A save can reach the app before the re-render
+    that would draw the text typed last; the emptied form then equals the last one drawn, no
+    update is sent, and the field went on showing the saved count. New fields show none."""
+    return PackForm(context, key=f"{len(context.match.events)}@{context.match.updated_at}")
+
+
+@ft.component
+def PackForm(context: EntryContext):
     state: TablanetteState = context.state
     seats = state.table.seating.seats
     count_aces = state.table.options.count_aces
@@ -269,6 +304,7 @@ def PackEntry(context: EntryContext):
         *(ft.Row([field(first, name), field(second, name)],
                  vertical_alignment=ft.CrossAxisAlignment.START)
           for name in (*counts_for(count_aces), TABLANETTES)),
+        *(ft.Text(pile_as_read(draft, player, count_aces, names)) for player in seats),
         ft.Row([action(f"{names.get(p, p)} has the rest",
                        lambda _, p=p, o=o: change(rest_for(latest.current, p, o, count_aces)))
                 for p, o in ((first, second), (second, first))], wrap=True),
