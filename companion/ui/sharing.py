@@ -156,11 +156,18 @@ def use_announcements(topic: str, on_change: Callable[[], None]) -> None:
     binds it, so state setters called from `on_change` redraw this session.
     """
     page = ft.context.page
+    latest = ft.use_ref(None)  # (use_ref would call a function given as its initial value)
+    latest.current = on_change  # the newest render's closure answers
+    subscribed = ft.use_ref(None)
 
     def subscribe() -> None:
-        page.pubsub.subscribe_topic(topic, lambda _topic, _message: page.run_thread(on_change))
+        subscribed.current = topic
+        page.pubsub.subscribe_topic(
+            topic, lambda _topic, _message: page.run_thread(lambda: latest.current()))
 
-    ft.use_effect(subscribe, [topic], cleanup=lambda: page.pubsub.unsubscribe_topic(topic))
+    # Flet keeps the newest render's cleanup: it reads the topic actually subscribed.
+    ft.use_effect(subscribe, [topic],
+                  cleanup=lambda: page.pubsub.unsubscribe_topic(subscribed.current))
 
 
 # --- the host's panel ------------------------------------------------------------------------

@@ -52,5 +52,6 @@ def GuestScreen(services: Services):
     role = sharing.guest_role(session_id)
     return ft.Column([
         *([JoinForm(join)] if role is Role.WATCH else []),
-        MatchScreen(services, lambda _: None, table.match_id, role),
+        # Keyed by match: when the host shares another game, the screen starts afresh on it.
+        MatchScreen(services, lambda _: None, table.match_id, role, key=table.match_id),
     ])
