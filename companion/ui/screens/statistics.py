@@ -6,6 +6,7 @@ reflected at once; abandoned matches (G4) count in no win statistic (companion.h
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 
 import flet as ft
@@ -16,7 +17,6 @@ from companion.history.charts import games_per_month, win_rates
 from companion.history.stats import (
     Figures,
     GameStatistics,
-    HistoryStatistics,
     PlayedMatch,
     PlazaFigures,
     SolitaireFigures,
@@ -113,20 +113,39 @@ def head_to_head_text(played: tuple[PlayedMatch, ...], first: PlayerId, second: 
             f"someone else {record.neither}")
 
 
+class Computed:
+    """Every match's outcome and the statistics over them (compared by identity: a new load is a
+    new value, and ten thousand matches are never compared field by field)."""
+
+    def __init__(self, played: tuple[PlayedMatch, ...]) -> None:
+        self.played = played
+        self.statistics = history_statistics(played)
+
+
 @ft.component
 def StatisticsScreen(services: Services, navigate: Navigate):
-    played = ft.use_memo(lambda: played_history(services), [])
-    stats: HistoryStatistics = ft.use_memo(lambda: history_statistics(played), [])
+    computed, set_computed = ft.use_state(None)
     names = ft.use_memo(lambda: names_of(services), [])
-    ordered = sorted((entry.player for entry in stats.players),
-                     key=lambda player: names.get(player, player).casefold())
-    player, set_player = ft.use_state(ordered[0] if ordered else None)
-    rival, set_rival = ft.use_state(ordered[1] if len(ordered) > 1 else None)
+    chosen, set_player = ft.use_state(None)
+    rival, set_rival = ft.use_state(None)
+
+    async def compute() -> None:
+        # The first time after start-up every match file is read and replayed: off the UI loop.
+        set_computed(await asyncio.to_thread(lambda: Computed(played_history(services))))
+
+    ft.use_effect(compute, [])
 
     top = [back(navigate, HOME, "Home"), heading("Statistics"),
            ft.TextButton("History", on_click=lambda _: navigate(Route("history")), height=48)]
-    if player is None:
+    if computed is None:
+        return ft.Column([*top, ft.Row([ft.ProgressRing(width=24, height=24),
+                                        ft.Text("Reading every game…")])])
+    played, stats = computed.played, computed.statistics
+    ordered = sorted((entry.player for entry in stats.players),
+                     key=lambda player: names.get(player, player).casefold())
+    if not ordered:
         return ft.Column([*top, ft.Text("No games yet: statistics come with the first game.")])
+    player = chosen if chosen in ordered else ordered[0]
     mine = stats.of(player)
     others = [other for other in ordered if other != player]
     versus = rival if rival in others else (others[0] if others else None)
