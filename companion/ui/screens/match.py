@@ -27,7 +27,7 @@ from companion.ui.games.registry import GAME_SCREENS
 from companion.ui.routes import HOME, Navigate
 from companion.ui.services import Services
 from companion.ui.sharing import Role, SharePanel, announce, match_topic, use_announcements
-from companion.ui.widgets import action, back, heading
+from companion.ui.widgets import TOUCH, action, back, heading
 
 
 @dataclass(frozen=True)
@@ -107,6 +107,32 @@ def use_screen_awake() -> None:
     ft.use_effect(keep_awake, [], cleanup=let_sleep)  # Flet runs async effects as tasks
 
 
+def use_stable(handler: Callable[..., Any]) -> Callable[..., Any]:
+    """A function of constant identity that calls the newest `handler`: memoized children that
+    get it are not re-rendered because of a new closure."""
+    latest = ft.use_ref(None)  # (a callable given to use_ref would be called as an initializer)
+    latest.current = handler
+    return ft.use_callback(lambda *args: latest.current(*args), [])
+
+
+@ft.memo
+@ft.component
+def HistoryEntry(position: int, text: str, correctable: bool, editable: bool,
+                 on_correct: Callable[[int], Any], on_delete: Callable[[int], Any]):
+    """One entry of the history. Memoized: a new entry re-renders itself only, not the whole
+    history (which made each tap slower as the game went on; see bench/ui.py)."""
+    buttons = [
+        *([ft.TextButton(f"Correct entry {position + 1}", height=TOUCH,
+                         on_click=lambda _: on_correct(position))] if correctable else []),
+        ft.TextButton(f"Delete entry {position + 1}", height=TOUCH,
+                      on_click=lambda _: on_delete(position)),
+    ]
+    return ft.Column([
+        ft.Text(f"{position + 1}. {text}"),
+        *([ft.Row(buttons, wrap=True)] if editable else []),
+    ], spacing=0)
+
+
 @ft.component
 def MatchScreen(services: Services, navigate: Navigate, match_id: str, role: Role = Role.HOST):
     """`role`: this device, or a guest's phone on a shared table (issue 5, see sharing.py)."""
@@ -164,18 +190,14 @@ def MatchScreen(services: Services, navigate: Navigate, match_id: str, role: Rol
 
     now = services.clock
     watching = role is Role.WATCH
+    correct_entry = use_stable(set_editing)
+    delete_entry = use_stable(
+        lambda position: rewrite(lambda stored: delete(stored, game, position, now())))
     history = [
-        ft.Column([
-            ft.Text(f"{position + 1}. {describe(event, match, names)}"),
-            *([] if watching else [ft.Row([
-                *([] if screen is None or isinstance(event, MatchAbandoned) else [
-                    ft.TextButton(f"Correct entry {position + 1}", height=48,
-                                  on_click=lambda _, p=position: set_editing(p))]),
-                ft.TextButton(f"Delete entry {position + 1}", height=48,
-                              on_click=lambda _, p=position: rewrite(
-                                  lambda stored: delete(stored, game, p, now()))),
-            ], wrap=True)]),
-        ], spacing=0)
+        HistoryEntry(position, describe(event, match, names),
+                     correctable=screen is not None and not isinstance(event, MatchAbandoned),
+                     editable=not watching, on_correct=correct_entry, on_delete=delete_entry,
+                     key=str(position))
         for position, event in enumerate(match.events)
     ]
 
