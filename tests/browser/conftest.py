@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -138,16 +139,41 @@ def screenshot(page, name: str) -> Path:
     return path
 
 
-def type_into(page, label: str, text: str) -> None:
-    """Replace the text of the field labelled `label` as a person would: tap, select all, type.
+def type_into(page, label, text: str, shown=None) -> None:
+    """Replace the text of the field labelled `label` (text or pattern) as a person would:
+    tap, select all, type; with `shown`, wait until the screen shows it because of the typing.
 
-    Playwright's fill() on Flutter's semantics input is not reliable (the typed value sometimes
-    never reaches the app); real key presses always do.
+    Playwright's fill() on Flutter's semantics input is not reliable (the value sometimes never
+    reaches the app, or the element is swapped under it), and a fresh page may drop the first
+    keys typed: real key presses are used, and repeated (up to three times) until `shown` is there.
     """
     field = page.get_by_role("textbox", name=label)
-    field.click()
-    page.keyboard.press("Control+A")
-    page.keyboard.type(text)
+    for _ in range(3):
+        field.click()
+        page.keyboard.press("Control+A")
+        page.keyboard.type(text)
+        if shown is None:
+            return
+        try:
+            page.get_by_text(shown).first.wait_for(state="attached", timeout=5_000)
+            return
+        except PlaywrightTimeout:
+            continue
+    page.get_by_text(shown).first.wait_for(state="attached")  # fails, saying what was awaited
+
+
+def add_player(page, name: str) -> None:
+    """Add a player on the players screen and wait until his row is there."""
+    type_into(page, "New player's name", name)
+    added = page.get_by_role("button", name=f"Rename {' '.join(name.split())}")
+    for _ in range(3):
+        page.get_by_role("button", name="Add player").click()
+        try:
+            added.wait_for(timeout=5_000)
+            return
+        except PlaywrightTimeout:
+            type_into(page, "New player's name", name)  # the name did not arrive: type it again
+    added.wait_for()
 
 
 def controls_outside(page, width: int) -> list[str]:

@@ -2,13 +2,7 @@
 
 from __future__ import annotations
 
-from tests.browser.conftest import load, screenshot, type_into
-
-
-def add_player(page, name: str) -> None:
-    type_into(page, "New player's name", name)
-    page.get_by_role("button", name="Add player").click()
-    page.get_by_role("button", name=f"Rename {name}").wait_for()
+from tests.browser.conftest import add_player, load, screenshot, type_into
 
 
 def test_players_and_match_survive_a_restart(app_server, open_app):

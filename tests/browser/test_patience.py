@@ -36,7 +36,7 @@ from companion.ui.games.patience import (
 )
 from companion.ui.services import Services
 from storage import memory_library, open_library
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import screenshot, type_into
 from tests.browser.test_tabit import (
     assert_inside_viewport,
     screen_texts,
@@ -48,9 +48,7 @@ from tests.browser.test_tabit import (
 
 
 def give_up_with(page, cards: str) -> None:
-    field = page.get_by_role("textbox", name=re.compile("^Cards home when given up"))
-    field.click()
-    field.fill(cards)
+    type_into(page, re.compile("^Cards home when given up"), cards)
     tap(page, "Given up")
 
 

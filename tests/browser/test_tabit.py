@@ -6,36 +6,16 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
 from companion.core.match import Match, replay
 from companion.core.types import PlayerId
 from companion.games.registry import game_for
 from companion.games.tabit import TABIT, Board, BoardEntered, Line, LineChosen, Picture
 from storage import open_library
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import add_player, screenshot
 
 MOON_WORD_4 = Line(Picture.MOON, 4, True)  # 500
 STAR_WORD_4 = Line(Picture.STAR, 4, True)  # 400
 TREE_BARE_3 = Line(Picture.TREE, 3, False)  # 25
-
-
-def add_player(page, name: str) -> None:
-    """Add a player on the players screen. Typing and tapping are repeated if the name did not
-    arrive (a fresh page sometimes drops the first text typed into a Flutter field; the players
-    screen is tested on its own in test_foundation)."""
-    field = page.get_by_role("textbox", name="New player's name")
-    added = page.get_by_role("button", name=f"Rename {name}")
-    for _ in range(3):
-        field.click()
-        field.fill(name)
-        page.get_by_role("button", name="Add player").click()
-        try:
-            added.wait_for(timeout=3_000)
-            return
-        except PlaywrightTimeout:
-            continue
-    added.wait_for(timeout=3_000)
 
 
 def start_game(page, title: str, players: tuple[str, ...]) -> None:

@@ -15,7 +15,7 @@ from companion.core.match import replay
 from companion.games.registry import game_for
 from companion.games.tableau import TABLEAU, Call, RoundWon, TableStops, WrongPieces
 from storage import open_library
-from tests.browser.conftest import controls_outside, screenshot
+from tests.browser.conftest import controls_outside, screenshot, type_into
 
 PLAYERS = ("Ann", "Bob", "Cy")  # seated in this order; Ann deals first
 
@@ -58,24 +58,6 @@ def call(page, called: str | None, fit: bool, line: str) -> None:
         see(page, re.compile(f"pays {called} 1 token"))
     page.get_by_role("button", name="Fit" if fit else "No fit", exact=True).click()
     wait_for_entry(page, line)
-
-
-def type_into(page, label: str, text: str, shown: str | re.Pattern) -> None:
-    """Type `text` in a field and wait until the screen shows `shown` because of it.
-
-    Flutter's web text fields take typing only once their focus has gone round to the app:
-    the field is tapped first, and typed in again if the first typing did not arrive.
-    """
-    field = page.get_by_role("textbox", name=label)
-    for _ in range(3):
-        field.click()
-        field.fill(text)
-        try:
-            page.get_by_text(shown).wait_for(state="attached", timeout=3_000)
-            return
-        except PlaywrightTimeout:
-            continue
-    see(page, shown)  # fails with what is shown
 
 
 def type_counts(page, counts: list[tuple[str, int]]) -> None:
