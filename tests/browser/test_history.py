@@ -22,6 +22,8 @@ from tests.history.histories import ANN, BOB, CY, seven_matches
 WINTER, SPRING = NightId("winter"), NightId("spring")
 NIGHTS = (Night(WINTER, "2026-01-12"), Night(SPRING, "2026-03-09", place="Bob's kitchen"))
 NAMES = {ANN: "Ann", BOB: "Bob", CY: "Cy"}
+# Older nights whose games were deleted: enough of them to need a second page (20 a page).
+EMPTY_NIGHTS = tuple(Night(NightId(f"december-{day}"), f"2025-12-{day:02d}") for day in range(1, 22))
 
 
 def history():
@@ -34,7 +36,7 @@ def store_history(app_server) -> None:
     app_server.stop()
     with open_library(app_server.data_dir, game_for) as library:
         library.players.put_many(Player(player, name) for player, name in NAMES.items())
-        library.nights.put_many(NIGHTS)
+        library.nights.put_many(NIGHTS + EMPTY_NIGHTS)
         library.matches.create_many(history())
     app_server.start()
 
@@ -58,11 +60,16 @@ def nights_listed(page) -> tuple[bool, bool]:
 def test_history_filters_nights_shows_round_tables_and_statistics_follow_a_correction(
         app_server, open_app):
     store_history(app_server)
-    page = open_app(app_server.url, 390, 844)
+    page = open_app(app_server.url, 390, 2600)  # tall: the whole first page in the tree
 
     page.get_by_role("button", name="History").click()
-    page.get_by_text("2 game nights").wait_for()
+    page.get_by_text("23 game nights").wait_for()
     assert nights_listed(page) == (True, True)
+    page.get_by_text("Night of 2025-12-04").wait_for()  # the 20th, newest first
+    assert page.get_by_text("Night of 2025-12-03").count() == 0
+    page.get_by_role("button", name="Show more").click()
+    page.get_by_text("Night of 2025-12-01").wait_for()
+    page.get_by_role("button", name="Show more").wait_for(state="detached")
     page.get_by_role("button", name="Cy", exact=True).click()
     page.get_by_text("1 game night", exact=True).wait_for()
     assert nights_listed(page) == (True, False)
@@ -74,6 +81,7 @@ def test_history_filters_nights_shows_round_tables_and_statistics_follow_a_corre
     page.get_by_text("0 game nights").wait_for()
     page.get_by_role("button", name="All players", exact=True).click()
 
+    page.set_viewport_size({"width": 390, "height": 844})
     page.get_by_text("Night of 2026-03-09 at Bob's kitchen").click()
     page.get_by_text("Tabit: Ann, Bob").wait_for()
     page.get_by_text("Abandoned: shown here, counted in no statistics.").wait_for()
