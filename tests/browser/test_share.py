@@ -24,7 +24,9 @@ from tests.core.counting_game import CountingGame, CountingOptions, Scored
 
 SHARE = "Share this table on the local network"
 ENTRIES_EACH = 20
-LIVE_SECONDS = 5  # the update is meant to arrive within a second; the shared machine may lag
+# Live means without reloading; how fast (within a second) is measured by bench/share.py, not
+# here: a busy shared machine must not turn a slow frame into a red test.
+LIVE_SECONDS = 15
 
 
 @pytest.fixture
