@@ -1,5 +1,6 @@
 """What the match screen adds to every game, in the browser (issue 4): refusals name the players,
-abandoning takes a confirming tap (G4), and a game's result stays on screen once it is over.
+abandoning takes a confirming tap (G4), a game's result stays on screen once it is over, and the
+screen is kept awake while a match is shown.
 """
 
 from __future__ import annotations
@@ -9,9 +10,27 @@ from companion.games.registry import game_for
 from companion.games.tableau import Call
 from companion.games.tableau_solitaire import Attempt, SessionEnds
 from storage import open_library
-from tests.browser.conftest import type_into
+from tests.browser.conftest import load, type_into
+from tests.browser.test_patience import session_statistics_shown
+from tests.browser.test_tabit import start_game as start_game_with_new_players
+from tests.browser.test_tabit import tap, wait_for_entry
 from tests.browser.test_tableau import call, seat_players, see, start_game
 from tests.browser.test_tableau_solitaire import TIME_FIELD, start_session
+
+# Records the page's Screen Wake Lock requests and releases (the web client's wakelock) in
+# window.wakeLog, before the app's own script runs.
+RECORD_WAKE_LOCK = """(() => {
+    window.wakeLog = [];
+    if (!navigator.wakeLock) { window.wakeLog.push('no Screen Wake Lock API'); return; }
+    const request = navigator.wakeLock.request.bind(navigator.wakeLock);
+    navigator.wakeLock.request = async type => {
+        const sentinel = await request(type);
+        window.wakeLog.push('held');
+        const release = sentinel.release.bind(sentinel);
+        sentinel.release = () => { window.wakeLog.push('released'); return release(); };
+        return sentinel;
+    };
+})()"""
 
 
 def stored(app_server) -> tuple[tuple, dict[str, str]]:
@@ -68,3 +87,28 @@ def test_the_best_times_stay_when_the_solitaire_session_ends(app_server, open_ap
 
     events, _ = stored(app_server)
     assert events == (Attempt(1, True, seconds=130.0), SessionEnds())
+
+
+def test_a_crazy_quilt_session_ends_with_its_statistics_on_screen(app_server, open_app):
+    page = open_app(app_server.url, 390, 844)
+    start_game_with_new_players(page, "Crazy Quilt", ("Ann",))
+    tap(page, "Start an attempt")
+    wait_for_entry(page, 1)
+    tap(page, "Won: all 104 home")
+    wait_for_entry(page, 2)
+    tap(page, "End the session")
+    see(page, "Game over. Winner: Ann")
+    see(page, "Statistics (Q3)", exact=True)  # the result, now that the entry form is gone
+    assert session_statistics_shown(page).startswith("Attempts 1 · wins 1 · win rate 100%")
+    assert page.get_by_role("button", name="Start an attempt").count() == 0
+
+
+def test_the_screen_is_kept_awake_while_a_match_is_shown(app_server, open_app):
+    seat_players(app_server)
+    page = open_app(app_server.url, 390, 844)
+    page.context.add_init_script(RECORD_WAKE_LOCK)
+    load(page, app_server.url)
+    start_game(page)
+    page.wait_for_function("window.wakeLog.join() === 'held'", timeout=10_000)
+    page.get_by_role("button", name="Home").click()
+    page.wait_for_function("window.wakeLog.join() === 'held,released'", timeout=10_000)
