@@ -91,8 +91,10 @@ def seated_names(match: Match, names: Mapping[str, str]) -> dict[str, str]:
 def use_screen_awake() -> None:
     """Keep the device awake while the calling component is shown (Flet's Wakelock service).
 
-    Where the platform refuses (a browser without the Screen Wake Lock API, or one that wants a
-    user gesture first) the screen may sleep as usual: nothing else depends on it.
+    The web client takes the browser's Screen Wake Lock and releases it when the screen goes
+    (tests/browser/test_match_screen.py watches it in Chromium). Where the platform refuses (a
+    browser without that API, or one that wants a user gesture first) the screen may sleep as
+    usual: nothing else depends on it.
     """
     wakelock = ft.use_memo(ft.Wakelock, [])
 
