@@ -32,6 +32,9 @@ if TYPE_CHECKING:
     from companion.ui.services import Services
 
 JOIN_CODE_DIGITS = 4
+WRONG_CODES_ALLOWED = 5  # per device and shared table: 10,000 codes cannot be tried through
+WRONG_CODE = "That is not this table's join code: ask the host."
+TOO_MANY_WRONG = "Too many wrong codes from this phone: ask the host to share the table again."
 SHARING_TOPIC = "tablemate.sharing"
 
 
@@ -103,6 +106,7 @@ class Sharing:
     port: int = 0
     table: SharedTable | None = None
     _joined: set[str] = field(default_factory=set)
+    _wrong_codes: dict[str, int] = field(default_factory=dict)  # by device address
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -118,19 +122,28 @@ class Sharing:
         with self._lock:
             self.table = SharedTable(match_id, new_join_code())
             self._joined.clear()  # a new code: earlier guests must join again
+            self._wrong_codes.clear()
             return self.table
 
     def stop(self) -> None:
         with self._lock:
             self.table = None
             self._joined.clear()
+            self._wrong_codes.clear()
 
-    def join(self, session_id: str, code: str) -> bool:
+    def join(self, session_id: str, device: str, code: str) -> str | None:
+        """Let session `session_id` of `device` (its address) enter scores if `code` is right;
+        None when joined, else why not (for the guest to read)."""
         with self._lock:
-            if self.table is None or code.strip() != self.table.join_code:
-                return False
+            if self.table is None:
+                return "No table is shared right now."
+            if self._wrong_codes.get(device, 0) >= WRONG_CODES_ALLOWED:
+                return TOO_MANY_WRONG
+            if code.strip() != self.table.join_code:
+                self._wrong_codes[device] = self._wrong_codes.get(device, 0) + 1
+                return WRONG_CODE
             self._joined.add(session_id)
-            return True
+            return None
 
     def guest_role(self, session_id: str) -> Role:
         with self._lock:

@@ -45,7 +45,10 @@ def open_settings(open_app, url: str):
 def download(page, label: str) -> tuple[str, str]:
     with page.expect_download() as started:
         page.get_by_role("button", name=label).click()
-    return started.value.suggested_filename, Path(started.value.path()).read_text("utf-8")
+    name = started.value.suggested_filename
+    # The report moves the buttons down: the next tap waits for the layout it will hit.
+    page.get_by_text(f"Exported the whole history as {name}.").wait_for()
+    return name, Path(started.value.path()).read_text("utf-8")
 
 
 def import_file(page, path: Path) -> None:

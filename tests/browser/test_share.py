@@ -17,7 +17,16 @@ from companion.core.seating import Seating
 from companion.core.types import MatchId
 from companion.games.registry import game_for
 from companion.ui.services import Services
-from companion.ui.sharing import Role, Sharing, is_this_device, lan_address, qr_png
+from companion.ui.sharing import (
+    TOO_MANY_WRONG,
+    WRONG_CODE,
+    WRONG_CODES_ALLOWED,
+    Role,
+    Sharing,
+    is_this_device,
+    lan_address,
+    qr_png,
+)
 from storage import open_library
 from tests.browser.conftest import AppServer, free_port, load, screenshot, type_into
 from tests.core.counting_game import CountingGame, CountingOptions, Scored
@@ -89,11 +98,13 @@ def test_a_guest_watches_live_and_enters_scores_only_with_the_join_code(shared_s
         wrong = "0000" if code != "0000" else "1111"
         type_into(guest, "Join code", wrong)
         guest.get_by_role("button", name="Join").click()
-        guest.get_by_text("That is not this table's join code: ask the host.").wait_for()
+        guest.get_by_text(WRONG_CODE).wait_for()
         assert guest.get_by_role("button", name="Won: all 104 home").count() == 0
 
         type_into(guest, "Join code", code)
         guest.get_by_role("button", name="Join").click()
+        # The join form goes and the screen moves up: tap once it has settled.
+        guest.get_by_role("textbox", name="Join code").wait_for(state="detached")
         guest.get_by_role("button", name="Won: all 104 home").click()
         seen_within(host, re.compile(r"^2\. Won: all 104 cards home"), LIVE_SECONDS)
         seen_within(guest, re.compile(r"^2\. Won: all 104 cards home"), LIVE_SECONDS)
@@ -122,22 +133,37 @@ def test_only_this_machine_counts_as_the_host_device():
         assert not is_this_device(other), other
 
 
+def wrong_code_for(sharing: Sharing) -> str:
+    return "0000" if sharing.table.join_code != "0000" else "1111"
+
+
 def test_the_join_code_admits_a_guest_until_sharing_stops_or_restarts():
     sharing = Sharing("0.0.0.0", 8550)
-    assert not sharing.join("phone", "1234"), "nothing shared, nothing to join"
+    assert sharing.join("phone", "192.0.2.7", "1234") == "No table is shared right now."
     table = sharing.start("match-1")
     assert re.fullmatch(r"\d{4}", table.join_code)
-    wrong = "0000" if table.join_code != "0000" else "1111"
-    assert not sharing.join("phone", wrong)
+    assert sharing.join("phone", "192.0.2.7", wrong_code_for(sharing)) == WRONG_CODE
     assert sharing.guest_role("phone") is Role.WATCH
-    assert sharing.join("phone", f" {table.join_code} ")
+    assert sharing.join("phone", "192.0.2.7", f" {table.join_code} ") is None
     assert sharing.guest_role("phone") is Role.PLAYER
     assert sharing.guest_role("other phone") is Role.WATCH
     sharing.start("match-2")  # a new code: the earlier guest watches until it joins again
     assert sharing.guest_role("phone") is Role.WATCH
-    sharing.join("phone", sharing.table.join_code)
+    sharing.join("phone", "192.0.2.7", sharing.table.join_code)
     sharing.stop()
     assert sharing.table is None and sharing.guest_role("phone") is Role.WATCH
+
+
+def test_a_device_that_keeps_guessing_is_refused_even_the_right_code():
+    sharing = Sharing("0.0.0.0", 8550)
+    sharing.start("match-1")
+    for _ in range(WRONG_CODES_ALLOWED):
+        assert sharing.join("tab 1", "192.0.2.7", wrong_code_for(sharing)) == WRONG_CODE
+    # A fresh session (a reload) on the same device is the same guesser.
+    assert sharing.join("tab 2", "192.0.2.7", sharing.table.join_code) == TOO_MANY_WRONG
+    assert sharing.join("phone", "192.0.2.8", sharing.table.join_code) is None
+    sharing.start("match-1")  # sharing again gives a new code and a clean slate
+    assert sharing.join("tab 2", "192.0.2.7", sharing.table.join_code) is None
 
 
 def test_a_server_on_loopback_offers_no_address_to_share():

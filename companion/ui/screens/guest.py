@@ -17,7 +17,7 @@ def JoinForm(on_join):
     problem, set_problem = ft.use_state(None)
 
     def join(_) -> None:
-        set_problem(None if on_join(code) else "That is not this table's join code: ask the host.")
+        set_problem(on_join(code))
 
     return ft.Column([
         ft.Text("You are watching. To enter scores, type the join code shown on the host's phone."),
@@ -31,7 +31,7 @@ def JoinForm(on_join):
 @ft.component
 def GuestScreen(services: Services):
     sharing = services.sharing
-    session_id = ft.context.page.session.id
+    page = ft.context.page
     _, set_version = ft.use_state(0)
 
     def redraw() -> None:
@@ -43,13 +43,13 @@ def GuestScreen(services: Services):
         return ft.Column([heading("Tablemate"),
                           ft.Text("No table is shared here right now: ask the host to share it.")])
 
-    def join(code: str) -> bool:
-        joined = sharing.join(session_id, code)
-        if joined:
+    def join(code: str) -> str | None:
+        refused = sharing.join(page.session.id, page.client_ip or "", code)
+        if refused is None:
             redraw()
-        return joined
+        return refused
 
-    role = sharing.guest_role(session_id)
+    role = sharing.guest_role(page.session.id)
     return ft.Column([
         *([JoinForm(join)] if role is Role.WATCH else []),
         # Keyed by match: when the host shares another game, the screen starts afresh on it.
