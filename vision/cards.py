@@ -21,7 +21,7 @@ The pipeline anchors on the big printed numerals, because card outlines fail whe
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
@@ -154,6 +154,7 @@ class _Numeral:
     box: tuple[float, float, float, float]  # x, y, w, h in the upright frame of its region
     labels: tuple[int, ...]  # ink components it is made of
     probabilities: np.ndarray  # classifier output
+    bar: int = 0  # a flat bar (the mark of 6 and 9) under the digits: 1, over them: -1, none: 0
 
 
 def _read_cards(image: np.ndarray) -> tuple[tuple[SeenCard, ...], tuple[UnsureCard, ...]]:
@@ -169,8 +170,21 @@ def _read_cards(image: np.ndarray) -> tuple[tuple[SeenCard, ...], tuple[UnsureCa
     ink_half = (_channel_min(normalised[::2, ::2]) < 1 - INK).astype(np.uint8)
     edges[cv2.dilate(ink_half, np.ones((5, 5), np.uint8)) > 0] = 0
     found: list[tuple[SeenCard | UnsureCard, float]] = []
+    empty: list[_Region] = []
     for region in _regions(paper & (cv2.dilate(edges, np.ones((2, 2), np.uint8)) == 0)):
-        found += _read_region(normalised, paper, region, scale)
+        read = _read_region(normalised, paper, region, scale)
+        found += read
+        if not read:
+            empty.append(region)
+    # A lone card whose outline is lost (a picture or the table's edge cuts its paper) has only
+    # its numeral to size it by, which varies between decks; the cards already read are the same
+    # pack, so their width sizes it better, and its paper can then be checked.
+    widths = [math.dist(*item.corners[:2]) * scale for item, _ in found
+              if isinstance(item, SeenCard)]
+    if len(widths) >= 2:
+        width = float(np.median(widths))
+        for region in empty:
+            found += _read_region(normalised, paper, region, scale, width)
     return _settle_duplicates(found)
 
 
@@ -232,8 +246,8 @@ def _regions(paper: np.ndarray) -> list[_Region]:
     return regions
 
 
-def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, scale: float
-                 ) -> list[tuple[SeenCard | UnsureCard, float]]:
+def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, scale: float,
+                 card_width: float | None = None) -> list[tuple[SeenCard | UnsureCard, float]]:
     """The cards of one paper region, read along whichever of its two axes reads best. A region
     without a lone card's outline must hold a card read for sure, else it is pale table."""
     best: list[tuple[SeenCard | UnsureCard, float]] = []
@@ -245,7 +259,8 @@ def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, sca
             angles.append(edges)
     for angle in angles:
         for turn in (0.0, 90.0):
-            cards, score = _read_upright(normalised, paper, region, angle + turn, scale)
+            cards, score = _read_upright(normalised, paper, region, angle + turn, scale,
+                                         card_width)
             if score > best_score:
                 best, best_score = cards, score
     if region.card_shaped or any(isinstance(card, SeenCard) for card, _ in best):
@@ -275,7 +290,8 @@ def _edge_angle(normalised: np.ndarray, region: _Region) -> float:
 
 
 def _read_upright(normalised: np.ndarray, paper: np.ndarray, region: _Region, angle: float,
-                  scale: float) -> tuple[list[tuple[SeenCard | UnsureCard, float]], float]:
+                  scale: float, card_width: float | None
+                  ) -> tuple[list[tuple[SeenCard | UnsureCard, float]], float]:
     (cx, cy), (w, h), _ = region.rect
     if angle % 180 != region.rect[2] % 180:
         w, h = h, w
@@ -295,7 +311,7 @@ def _read_upright(normalised: np.ndarray, paper: np.ndarray, region: _Region, an
     if not numerals:
         return [], 0.0
     back = cv2.invertAffineTransform(turn)
-    card_size = _card_size(numerals, region.card_shaped, (w, h))
+    card_size = _card_size(numerals, region.card_shaped, (w, h), card_width)
     numerals = _settle_by_place(numerals, card_size)
     # A card is mostly bare paper: a dark blob on a pale patch of table is not a card.
     numerals = [numeral for numeral in numerals
@@ -352,9 +368,9 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
     groups = _group_digits(blobs)
     if not groups:
         return [], labels, 0.0
-    probabilities = classify(np.stack([features(ink, box) for box, _ in groups]))
-    candidates = [_Numeral(box=box, labels=members, probabilities=p)
-                  for (box, members), p in zip(groups, probabilities, strict=True)]
+    probabilities = classify(np.stack([features(ink, box) for box, _, _ in groups]))
+    candidates = [_orient_six_or_nine(_Numeral(box=box, labels=members, probabilities=p, bar=bar))
+                  for (box, members, bar), p in zip(groups, probabilities, strict=True)]
     numerals = [numeral for numeral in candidates if numeral.probabilities[REJECT] < 0.5]
     if not numerals:
         return [], labels, 0.0
@@ -365,10 +381,32 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
     return [numeral for numeral in numerals if numeral.box[3] >= 0.55 * tall], labels, unread
 
 
+def _orient_six_or_nine(numeral: _Numeral) -> _Numeral:
+    """A 6 turned 180° is a 9: only the deck's bar under 6 and 9 tells which way a card lies.
+
+    The classifier tells the shape in this frame well (loop low: a 6 upright or a 9 turned), but
+    its guess at the card's way up, learnt from a few typefaces' fine details, does not carry to
+    other decks. So the bar decides: under the digit, the card is upright; over it, turned. With
+    no bar the number is left even between 6 and 9 (unsure, unless the card's place on the Plaza
+    settles it, P5): a guess could flip a Plaza's verdict."""
+    p = numeral.probabilities
+    six_up, six_down, nine_up, nine_down = 10, 11, 16, 17  # classes 2k, 2k+1: number k+1
+    loop_low, loop_high = p[six_up] + p[nine_down], p[nine_up] + p[six_down]
+    if loop_low + loop_high < 0.5:
+        return numeral  # not mostly a 6/9 shape
+    oriented = p.copy()
+    oriented[[six_up, six_down, nine_up, nine_down]] = (
+        (loop_low, 0, loop_high, 0) if numeral.bar == 1 else
+        (0, loop_high, 0, loop_low) if numeral.bar == -1 else
+        (loop_low / 2, loop_high / 2, loop_high / 2, loop_low / 2))
+    return replace(numeral, probabilities=oriented)
+
+
 def _group_digits(blobs: list[tuple[int, int, int, int, int]]
-                  ) -> list[tuple[tuple[float, float, float, float], tuple[int, ...]]]:
+                  ) -> list[tuple[tuple[float, float, float, float], tuple[int, ...], int]]:
     """Join blobs side by side of similar height (10, 11, 12) and a flat bar just under or over a
-    digit (the mark of 6 and 9). Returns (box, labels) per group."""
+    digit (the mark of 6 and 9). Returns (box, labels, bar) per group; bar is 1 for a bar under
+    the digits, -1 for one over them, 0 for none."""
     digits = [b for b in blobs if b[3] >= 0.6 * b[2] or b[3] >= 14]
     bars = [b for b in blobs if b not in digits]
     digits.sort(key=lambda b: b[0])
@@ -393,13 +431,15 @@ def _group_digits(blobs: list[tuple[int, int, int, int, int]]
     result = []
     for group in groups:
         x0, y0, w, h = _union(group)
+        side = 0
         for bar in bars:
             bx, by, bw, bh, _ = bar
             centred = x0 - 0.2 * h < bx + bw / 2 < x0 + w + 0.2 * h and bw > 1.5 * bh
             near = -0.35 * h < by - (y0 + h) < 0.35 * h or -0.35 * h < y0 - (by + bh) < 0.35 * h
             if centred and near and bw < 1.6 * w + 4:
                 group.append(bar)
-        result.append((_union(group), tuple(b[4] for b in group)))
+                side = 1 if by + bh / 2 > y0 + h / 2 else -1
+        result.append((_union(group), tuple(b[4] for b in group), side))
     return result
 
 
@@ -412,8 +452,8 @@ def _union(blobs: list[tuple[int, int, int, int, int]]) -> tuple[float, float, f
     return x0, y0, x1 - x0, y1 - y0
 
 
-def _card_size(numerals: list[_Numeral], card_shaped: bool, region_size: tuple[float, float]
-               ) -> tuple[float, float]:
+def _card_size(numerals: list[_Numeral], card_shaped: bool, region_size: tuple[float, float],
+               card_width: float | None) -> tuple[float, float]:
     """Card width and height in the upright frame: a lone card's own outline, else the spacing
     of neighbours in a row (cards in a Plaza row touch), else a typical numeral-to-card ratio."""
     if card_shaped and len(numerals) == 1 and region_size[1] > region_size[0]:
@@ -427,7 +467,8 @@ def _card_size(numerals: list[_Numeral], card_shaped: bool, region_size: tuple[f
         dx = dx[(dx > 1.2 * h) & (dx < 4.0 * h)]
         if dx.size:
             spacings.append(dx.min())
-    width = float(np.median(spacings)) if spacings else 2.2 * float(np.median(centres[:, 2]))
+    width = float(np.median(spacings)) if spacings else \
+        card_width or 2.2 * float(np.median(centres[:, 2]))
     return width, width * CARD_ASPECT
 
 
@@ -467,7 +508,7 @@ def _settle_by_place(numerals: list[_Numeral], card_size: tuple[float, float]
         adjusted[2 * number - 2 if up >= down else 2 * number - 1] = \
             0.9 + 0.1 * probabilities[number - 1]
         adjusted[REJECT] = 1 - adjusted.sum()
-        settled.append(_Numeral(numeral.box, numeral.labels, adjusted))
+        settled.append(replace(numeral, probabilities=adjusted))
     return settled
 
 

@@ -15,7 +15,17 @@ from hypothesis import strategies as st
 
 from companion.games.plaza_cards import Card, Colour, check_layout
 from tests.vision.render_plaza import render_photo, tuning_typefaces
-from vision.cards import HandReading, PlazaReading, annotate, classify_ink, read_hand, read_plaza
+from vision.cards import (
+    REJECT,
+    HandReading,
+    PlazaReading,
+    _Numeral,
+    _orient_six_or_nine,
+    annotate,
+    classify_ink,
+    read_hand,
+    read_plaza,
+)
 from vision.photo import UnreadablePhoto, decode_photo
 
 if not any(typeface.path for typeface in tuning_typefaces()):
@@ -75,6 +85,45 @@ def test_unmarked_turned_sixes_and_nines_are_unsure_not_guessed():
     assert {seen.card for seen in reading.cards} <= set(SIXES_AND_NINES)
     assert reading.unsure and reading.legal is None
     assert any("could not be read for sure" in problem for problem in reading.problems)
+
+
+SIX_UP, SIX_DOWN, NINE_UP, NINE_DOWN = 10, 11, 16, 17  # classifier classes: 2k, 2k+1 is k+1
+
+
+def numeral_of(probabilities: np.ndarray, bar: int) -> _Numeral:
+    return _Numeral(box=(0, 0, 20, 30), labels=(1, 2) if bar else (1,),
+                    probabilities=probabilities, bar=bar)
+
+
+def number_odds(numeral: _Numeral) -> tuple[float, float]:
+    p = numeral.probabilities
+    return p[SIX_UP] + p[SIX_DOWN], p[NINE_UP] + p[NINE_DOWN]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(0, 1), min_size=4, max_size=4).filter(lambda v: sum(v) > 0.1))
+def test_the_bar_under_6_and_9_decides_which_way_up_and_no_bar_is_never_a_guess(shares):
+    # A loop low (6 upright, or 9 turned) or high (9 upright, 6 turned), whatever the classifier
+    # guessed about the way up: the bar under the digit says the card is upright, over it turned.
+    probabilities = np.zeros(REJECT + 1, np.float32)
+    probabilities[[SIX_UP, SIX_DOWN, NINE_UP, NINE_DOWN]] = np.array(shares) / sum(shares)
+    loop_low = float(probabilities[SIX_UP] + probabilities[NINE_DOWN])
+
+    def six_and_nine(bar: int) -> tuple[float, float]:
+        return number_odds(_orient_six_or_nine(numeral_of(probabilities, bar)))
+
+    assert six_and_nine(1) == pytest.approx((loop_low, 1 - loop_low), abs=1e-5)
+    assert six_and_nine(-1) == pytest.approx((1 - loop_low, loop_low), abs=1e-5)
+    # Without a bar a 6 turned is a 9: the two stay even, so the card is unsure (or placed by its
+    # neighbours on the Plaza, P5), never guessed.
+    assert six_and_nine(0) == pytest.approx((0.5, 0.5), abs=1e-5)
+
+
+def test_other_numbers_keep_the_classifier_reading():
+    probabilities = np.zeros(REJECT + 1, np.float32)
+    probabilities[[4, 5, NINE_UP]] = (0.7, 0.1, 0.2)  # mostly a 3
+    numeral = numeral_of(probabilities, bar=0)
+    assert _orient_six_or_nine(numeral) is numeral
 
 
 def test_the_grid_puts_each_card_in_its_colour_row_and_number_column():
