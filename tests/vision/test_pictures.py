@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 import cv2
 import numpy as np
 import pytest
@@ -43,6 +45,18 @@ def test_a_picture_survives_storing_as_bytes():
     assert again.title == "Chelsea" and np.array_equal(again.image, picture.image)
     assert np.allclose(again.points, picture.points)
     assert np.allclose(again.descriptors, picture.descriptors, atol=0.5)
+
+
+def test_a_picture_stored_with_an_older_feature_recipe_is_described_again():
+    picture = make_picture("Chelsea", render.picture("chelsea"))
+    ok, png = cv2.imencode(".png", picture.image)
+    buffer = io.BytesIO()  # as stored before FEATURES_VERSION: no version, other features
+    np.savez_compressed(buffer, title=np.array("Chelsea"), image=png,
+                        points=np.zeros((1, 2), np.float32),
+                        descriptors=np.zeros((1, 128), np.float16))
+    again = picture_from_bytes(buffer.getvalue())
+    assert ok and len(again.points) == len(picture.points) > 1
+    assert np.allclose(again.points, picture.points)
 
 
 def test_bytes_that_are_not_a_picture_are_refused():
