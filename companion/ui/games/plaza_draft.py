@@ -24,6 +24,7 @@ from companion.games.plaza import (
     PlazaState,
     advise_fill_in,
 )
+from companion.ui.games import with_names
 
 
 class Entry(enum.Enum):
@@ -224,13 +225,6 @@ def rules_verdict(state: PlazaState, event: HandPlayed, names: Mapping[str, str]
     except InvalidEvent as refused:
         return with_names(str(refused), names)
     return None
-
-
-def with_names(message: str, names: Mapping[str, str]) -> str:
-    """The engine names players by id; the table knows them by name."""
-    for player, name in names.items():
-        message = message.replace(player, name)
-    return message
 
 
 # --- what the screens print ------------------------------------------------------------------

@@ -28,7 +28,7 @@ from companion.games.tablanette import (
     TablanetteState,
 )
 from companion.games.tablanette_cards import JACK, Capture, Card, Suit, captures
-from companion.ui.games import EntryContext, GameScreen
+from companion.ui.games import EntryContext, GameScreen, with_names
 from companion.ui.widgets import TOUCH, action, typed_text
 
 # The counts entered per pile, in the order the table counts them; aces only when they score (N6).
@@ -49,13 +49,6 @@ def field_key(player: PlayerId, name: str) -> str:
 
 def counts_for(count_aces: bool) -> tuple[str, ...]:
     return (*COUNTS, "aces") if count_aces else COUNTS
-
-
-def with_names(message: str, names: Mapping[str, str]) -> str:
-    """The engine names players by id; the table knows them by name."""
-    for player, name in names.items():
-        message = message.replace(player, name)
-    return message
 
 
 def read_count(text: str, name: str) -> int:
