@@ -74,7 +74,7 @@ class HandReading:
 
 def read_plaza(image: np.ndarray) -> PlazaReading:
     """Every card on a Plaza photo, the P5 grid and verdict (uncertain when cards are unsure)."""
-    cards, unsure = _read_cards(image)
+    cards, unsure = _read_cards(image, on_plaza=True)
     grid = [[None] * 12 for _ in COLOURS]
     for seen in cards:
         grid[seen.card.colour.row][seen.card.number - 1] = seen.card
@@ -91,7 +91,7 @@ def read_plaza(image: np.ndarray) -> PlazaReading:
 
 def read_hand(image: np.ndarray) -> HandReading:
     """The cards left in a hand (lying apart) and their P3 total."""
-    cards, unsure = _read_cards(image)
+    cards, unsure = _read_cards(image, on_plaza=False)
     return HandReading(cards=cards, unsure=unsure,
                        total=sum(seen.card.number for seen in cards))
 
@@ -157,7 +157,9 @@ class _Numeral:
     bar: int = 0  # a flat bar (the mark of 6 and 9) under the digits: 1, over them: -1, none: 0
 
 
-def _read_cards(image: np.ndarray) -> tuple[tuple[SeenCard, ...], tuple[UnsureCard, ...]]:
+def _read_cards(image: np.ndarray, on_plaza: bool
+                ) -> tuple[tuple[SeenCard, ...], tuple[UnsureCard, ...]]:
+    """Every card on the photo; on a Plaza, a card's place may settle its number (P5)."""
     _check_image(image)
     scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) \
@@ -172,7 +174,7 @@ def _read_cards(image: np.ndarray) -> tuple[tuple[SeenCard, ...], tuple[UnsureCa
     found: list[tuple[SeenCard | UnsureCard, float]] = []
     empty: list[_Region] = []
     for region in _regions(paper & (cv2.dilate(edges, np.ones((2, 2), np.uint8)) == 0)):
-        read = _read_region(normalised, paper, region, scale)
+        read = _read_region(normalised, paper, region, scale, on_plaza)
         found += read
         if not read:
             empty.append(region)
@@ -184,7 +186,7 @@ def _read_cards(image: np.ndarray) -> tuple[tuple[SeenCard, ...], tuple[UnsureCa
     if len(widths) >= 2:
         width = float(np.median(widths))
         for region in empty:
-            found += _read_region(normalised, paper, region, scale, width)
+            found += _read_region(normalised, paper, region, scale, on_plaza, width)
     return _settle_duplicates(found)
 
 
@@ -247,7 +249,8 @@ def _regions(paper: np.ndarray) -> list[_Region]:
 
 
 def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, scale: float,
-                 card_width: float | None = None) -> list[tuple[SeenCard | UnsureCard, float]]:
+                 on_plaza: bool, card_width: float | None = None
+                 ) -> list[tuple[SeenCard | UnsureCard, float]]:
     """The cards of one paper region, read along whichever of its two axes reads best. A region
     without a lone card's outline must hold a card read for sure, else it is pale table."""
     best: list[tuple[SeenCard | UnsureCard, float]] = []
@@ -260,7 +263,7 @@ def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, sca
     for angle in angles:
         for turn in (0.0, 90.0):
             cards, score = _read_upright(normalised, paper, region, angle + turn, scale,
-                                         card_width)
+                                         on_plaza, card_width)
             if score > best_score:
                 best, best_score = cards, score
     if region.card_shaped or any(isinstance(card, SeenCard) for card, _ in best):
@@ -290,7 +293,7 @@ def _edge_angle(normalised: np.ndarray, region: _Region) -> float:
 
 
 def _read_upright(normalised: np.ndarray, paper: np.ndarray, region: _Region, angle: float,
-                  scale: float, card_width: float | None
+                  scale: float, on_plaza: bool, card_width: float | None
                   ) -> tuple[list[tuple[SeenCard | UnsureCard, float]], float]:
     (cx, cy), (w, h), _ = region.rect
     if angle % 180 != region.rect[2] % 180:
@@ -312,7 +315,8 @@ def _read_upright(normalised: np.ndarray, paper: np.ndarray, region: _Region, an
         return [], 0.0
     back = cv2.invertAffineTransform(turn)
     card_size = _card_size(numerals, region.card_shaped, (w, h), card_width)
-    numerals = _settle_by_place(numerals, card_size)
+    if on_plaza:  # cards in a hand lie anywhere
+        numerals = _settle_by_place(numerals, card_size)
     # A card is mostly bare paper: a dark blob on a pale patch of table is not a card.
     numerals = [numeral for numeral in numerals
                 if paper_share(*_card_box(numeral, card_size)) >= 0.75]
@@ -477,14 +481,15 @@ def _settle_by_place(numerals: list[_Numeral], card_size: tuple[float, float]
     """On a Plaza a card's column is fixed by its number (P5): a numeral the classifier hesitates
     on (6 or 9 turned 180°, a blurred 3 or 8) takes the number its surely-read neighbours imply,
     when they agree and the classifier gave that number some weight."""
-    if len(numerals) < 3:
+    if len(numerals) < 2:
         return numerals
     width, height = card_size
     centres = np.array([(x + w / 2, y + h / 2) for x, y, w, h in (n.box for n in numerals)])
     numbers = np.array([int(np.argmax(_number_probabilities(n))) + 1 for n in numerals])
     sure = np.array([_number_probabilities(n).max() >= 0.97 for n in numerals])
     steps = np.round((centres[:, 0][:, None] - centres[:, 0][None, :]) / width)
-    same_row = np.abs(centres[:, 1][:, None] - centres[:, 1][None, :]) < 0.4 * height
+    rows_apart = np.abs(centres[:, 1][:, None] - centres[:, 1][None, :]) / height
+    same_row = rows_apart < 0.4
     # Which way numbers grow along the rows (the photo may be taken from any side).
     votes = [np.sign(numbers[i] - numbers[j]) * np.sign(steps[i, j])
              for i in range(len(numerals)) for j in range(len(numerals))
@@ -494,15 +499,27 @@ def _settle_by_place(numerals: list[_Numeral], card_size: tuple[float, float]
     settled = []
     for i, numeral in enumerate(numerals):
         probabilities = _number_probabilities(numeral)
-        implied = {int(numbers[j] + direction * steps[i, j]) if same_row[i, j]
-                   else int(numbers[j])
-                   for j in range(len(numerals))
-                   if j != i and sure[j] and (steps[i, j] == 0 and not same_row[i, j]
-                                              or same_row[i, j] and direction != 0)}
-        if sure[i] or len(implied) != 1 or not 1 <= (number := implied.pop()) <= 12 \
-                or probabilities[number - 1] < 0.2:
+        # The numbers the classifier gave some weight, that every sure neighbour allows: the
+        # next card along the row is one more or one less (which, when the row's direction is
+        # not known), the next card up or down the column the same number. Only next cards: a
+        # tilted photo bends the grid, so cards further away can seem a column off.
+        possible = {number for number in range(1, 13) if probabilities[number - 1] >= 0.2}
+        neighbours = 0
+        for j in range(len(numerals)):
+            if j == i or not sure[j]:
+                continue
+            if same_row[i, j] and abs(steps[i, j]) == 1:
+                possible &= {int(numbers[j] + way * steps[i, j])
+                             for way in ((direction,) if direction else (1, -1))}
+            elif steps[i, j] == 0 and 0.4 <= rows_apart[i, j] < 1.6:
+                possible &= {int(numbers[j])}
+            else:
+                continue
+            neighbours += 1
+        if sure[i] or not neighbours or len(possible) != 1:
             settled.append(numeral)
             continue
+        number = possible.pop()
         up, down = numeral.probabilities[2 * number - 2], numeral.probabilities[2 * number - 1]
         adjusted = np.zeros_like(numeral.probabilities)
         adjusted[2 * number - 2 if up >= down else 2 * number - 1] = \

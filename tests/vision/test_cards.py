@@ -21,6 +21,7 @@ from vision.cards import (
     PlazaReading,
     _Numeral,
     _orient_six_or_nine,
+    _settle_by_place,
     annotate,
     classify_ink,
     read_hand,
@@ -124,6 +125,39 @@ def test_other_numbers_keep_the_classifier_reading():
     probabilities[[4, 5, NINE_UP]] = (0.7, 0.1, 0.2)  # mostly a 3
     numeral = numeral_of(probabilities, bar=0)
     assert _orient_six_or_nine(numeral) is numeral
+
+
+def sure_numeral(number: int, x: float, y: float) -> _Numeral:
+    probabilities = np.zeros(REJECT + 1, np.float32)
+    probabilities[2 * number - 2] = 1.0
+    return _Numeral(box=(x, y, 20, 30), labels=(1,), probabilities=probabilities)
+
+
+def unmarked_six_or_nine(x: float, y: float) -> _Numeral:
+    probabilities = np.zeros(REJECT + 1, np.float32)
+    probabilities[SIX_UP] = 1.0
+    return _orient_six_or_nine(_Numeral(box=(x, y, 20, 30), labels=(1,),
+                                        probabilities=probabilities))
+
+
+CARD = (60.0, 84.0)  # card width and height in the frame of these numerals
+
+
+@pytest.mark.parametrize(("neighbour", "expected"), [(8, 9), (10, 9), (7, 6), (5, 6)])
+def test_an_unmarked_6_or_9_takes_the_number_its_row_neighbour_allows(neighbour, expected):
+    # P5: cards side by side in a row are consecutive numbers of one colour. Which way the row
+    # grows is unknown from two cards, but only one of the two numbers is a 6 or a 9.
+    unsure, beside = unmarked_six_or_nine(0, 0), sure_numeral(neighbour, CARD[0], 0)
+    settled, _ = _settle_by_place([unsure, beside], CARD)
+    number_p = settled.probabilities[0:REJECT:2] + settled.probabilities[1:REJECT:2]
+    assert int(np.argmax(number_p)) + 1 == expected and number_p.max() >= 0.9
+
+
+def test_an_unmarked_6_or_9_with_no_neighbour_that_tells_stays_unsure():
+    unsure = unmarked_six_or_nine(0, 0)
+    far = sure_numeral(3, 3 * CARD[0], 0)  # three cards along: a tilted grid may have bent
+    settled, _ = _settle_by_place([unsure, far], CARD)
+    assert settled is unsure
 
 
 def test_the_grid_puts_each_card_in_its_colour_row_and_number_column():
