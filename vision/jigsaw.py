@@ -449,9 +449,14 @@ def count_pieces(photo: np.ndarray, picture: Picture) -> PieceCount:
     if best is None or best[0] == 0:
         states = (("wrong",) * GRID,) * GRID
         return PieceCount(0, GRID * GRID, 0, states, (), sure=False)
-    grid = _grid_transform(scene, picture, found, best[1])
-    comparison = _compare(scene, picture, small, grid, best[1].cell, table)
-    states = tuple(tuple(_cell_state(scene, picture, comparison, grid, table, (r, c))
+    anchor = best[1]
+    grid = _grid_transform(scene, picture, found, anchor)
+    comparison = _compare(scene, picture, small, grid, anchor.cell, table)
+    # One transform for the whole rectangle is a few pixels off somewhere under tilt: a piece
+    # placed like the anchor by its own transform, and confirmed by it, is right too.
+    placed = {h.cell for h in found if _same_placement(anchor, h, picture)
+              and _piece_present(scene, picture, small, table, h)}
+    states = tuple(tuple(_cell_state(scene, picture, comparison, grid, table, (r, c), placed)
                          for c in range(GRID)) for r in range(GRID))
     flat = [s for row in states for s in row]
     corners = np.float64([[0, 0], [picture.size[0], 0], list(picture.size),
@@ -479,8 +484,9 @@ def _grid_transform(scene: _Scene, picture: Picture, found: list[_Hypothesis],
 
 
 def _cell_state(scene: _Scene, picture: Picture, comparison: _Comparison, grid: np.ndarray,
-                table: np.ndarray, cell: tuple[int, int]) -> CellState:
-    if _piece_confirmed(comparison, cell):
+                table: np.ndarray, cell: tuple[int, int],
+                placed: set[tuple[int, int]]) -> CellState:
+    if cell in placed or _piece_confirmed(comparison, cell):
         return "right"
     return "missing" if _looks_like_table(scene, picture, grid, table, cell) else "wrong"
 
