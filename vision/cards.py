@@ -12,10 +12,14 @@ The pipeline anchors on the big printed numerals, because card outlines fail whe
 3. Ink blobs ringed by paper are grouped into numerals (two digits side by side; a bar under
    6/9), read by a small classifier trained on many typefaces both ways up
    (vision/data/cards/numerals.npz, made by bench/train_plaza_numerals.py), and coloured from
-   their ink. On a Plaza a hesitant numeral takes the number its neighbours' places imply (P5).
+   their ink. The classifier gives a 6 or 9's shape; the bar (under: upright, over: turned)
+   gives its way up, and without a bar 6 and 9 stay even. On a Plaza a hesitant numeral takes
+   the number its next neighbours along the row and column allow (P5).
 4. A numeral read with low confidence becomes an unsure card: never a guess, since one wrong card
    flips a Plaza's legality; the verdict is then left open. Readings whose card would not be
    mostly paper, and regions that are not card-shaped and hold no sure card, are table.
+5. Regions where nothing was read are read again with the card size taken from the cards read
+   (one pack, one size): a lone card whose outline a picture or the table cut is found then.
 """
 
 from __future__ import annotations
