@@ -6,9 +6,14 @@ How it works, and why:
   Matches are grouped by the picture cell they fall in (with a margin for tabs) and each cell
   gets its own RANSAC similarity: one transform per piece, because a single transform can bend
   to cover two offset pieces (a lesson from the prototypes).
-- Every transform is then confirmed densely: the photo is sampled back into the picture's frame
-  and compared block by block (colour after a per-piece light correction, and correlation where
-  the block has texture). Feature matches find a piece; the dense comparison decides.
+- Features are found on a CLAHE-equalised grey image (vision.pictures.feature_grey), so smooth
+  pictures keep enough of them.
+- A transform with SURE_INLIERS matches in its cell places a piece as it is; weaker ones are
+  confirmed densely under the piece's own refitted transform: the photo is sampled back into
+  the picture's frame and compared block by block (colour after a per-piece light correction,
+  and correlation where the block has texture). Every seam is decided by the dense comparison.
+- Counting (T6) compares every cell under one transform of the whole rectangle, and also takes
+  a cell as right when its own transform places its piece like the anchor piece.
 - A fit (T4) is a placement where the called piece's cell is a 4-neighbour of the other piece's
   cell, and the *same* transform explains both cells, including the seam between them and the
   corners of both pieces: a rotated, offset, gapped or foreign piece breaks the agreement there.
