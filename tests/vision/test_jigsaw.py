@@ -43,6 +43,13 @@ def test_t4_a_piece_that_does_not_fit_is_never_called_a_fit(pictures, case, seed
     assert (verdict.fit is None) == (verdict.reason == "unsure")
 
 
+def test_the_same_photo_always_gets_the_same_verdict(pictures):
+    photo = render.fit_photo(TEXTURED, SURFACES, "offset", 2, SIZE, 1.0)
+    image = decode_photo(photo.jpeg)
+    verdicts = {check_fit(image, pictures[photo.picture]) for _ in range(3)}
+    assert len(verdicts) == 1
+
+
 def test_t4_a_wrong_neighbour_is_named_as_such(pictures):
     _, verdict = fit_verdict(pictures, "wrong-neighbour", 0)
     assert (verdict.fit, verdict.reason) == (False, "not-neighbours")
