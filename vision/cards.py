@@ -444,7 +444,9 @@ def _group_digits(blobs: list[tuple[int, int, int, int, int]]
             bx, by, bw, bh, _ = bar
             centred = x0 - 0.2 * h < bx + bw / 2 < x0 + w + 0.2 * h and bw > 1.5 * bh
             near = -0.35 * h < by - (y0 + h) < 0.35 * h or -0.35 * h < y0 - (by + bh) < 0.35 * h
-            if centred and near and bw < 1.6 * w + 4:
+            # The mark underlines the digit: a flat shape wider than it (a stripe of artwork, a
+            # frame) would set the 6/9 way up wrongly.
+            if centred and near and bw < 1.1 * w + 4:
                 group.append(bar)
                 side = 1 if by + bh / 2 > y0 + h / 2 else -1
         result.append((_union(group), tuple(b[4] for b in group), side))
