@@ -100,6 +100,10 @@ def type_pile_field(page, name: str, field: str, text: str,
     editing reach the page's input but never the app, so the field is typed again then."""
     box = page.get_by_role("textbox", name=f"{name}'s {field}")
     shown = shown or as_read(name, field, text)
+    if page.get_by_text(shown).count():
+        # Already right (a correction form comes filled in): a player leaves it alone. Typing
+        # anyway can append to the old text when the select-all arrives before the field's focus.
+        return
     for _ in range(3):
         box.click()
         page.keyboard.press("Control+A")
