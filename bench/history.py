@@ -20,20 +20,24 @@ folder. Then:
 from __future__ import annotations
 
 import argparse
-import gc
 import random
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from bench.history_stats import FIRST_NIGHT, build_history, build_pools  # noqa: E402
+from bench.history_stats import (  # noqa: E402
+    FIRST_NIGHT,
+    build_history,
+    build_pools,
+    cpu_timed,
+    timed,
+)
 from companion.core.types import NightId  # noqa: E402
 from companion.games.registry import game_for  # noqa: E402
 from companion.history.charts import games_per_month, win_rates  # noqa: E402
@@ -126,27 +130,6 @@ def browser_times(data_dir: Path, newest: str, tries: int) -> tuple[list[float],
     finally:
         server.stop()
     return history, players
-
-
-def timed(work: Callable[[], object], repeats: int) -> list[float]:
-    times = []
-    for _ in range(repeats):
-        gc.collect()
-        start = time.perf_counter()
-        work()
-        times.append((time.perf_counter() - start) * 1000)
-    return times
-
-
-def cpu_timed(work: Callable[[], object], repeats: int) -> list[float]:
-    """Thread CPU milliseconds: on a shared machine the wall clock includes waiting."""
-    times = []
-    for _ in range(repeats):
-        gc.collect()
-        start = time.thread_time()
-        work()
-        times.append((time.thread_time() - start) * 1000)
-    return times
 
 
 def describe(label: str, times: list[float]) -> str:
