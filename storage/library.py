@@ -42,6 +42,7 @@ from storage.model import (
     RecoveryNotice,
     summarize,
 )
+from storage.pictures import PictureStore, folder_pictures, memory_pictures
 
 DEFAULT_BACKUPS_KEPT = 10
 MAX_PLACE_LENGTH = 80
@@ -396,11 +397,13 @@ class MatchRepository:
 class Library:
     """A data folder (or memory) opened: players, nights and matches, backups, recovery notices."""
 
-    def __init__(self, files: Files, games: GameLookup, clock: Clock, new_id: IdFactory) -> None:
+    def __init__(self, files: Files, games: GameLookup, clock: Clock, new_id: IdFactory,
+                 pictures: PictureStore) -> None:
         self._context = _Context(files, games, clock, new_id)
         self.matches = MatchRepository(self._context)
         self.players = PlayerRepository(self._context)
         self.nights = NightRepository(self._context, self.matches)
+        self.pictures = pictures  # Tableau picture sets (issue 7), beside the data, not in it
 
     @property
     def notices(self) -> tuple[RecoveryNotice, ...]:
@@ -462,7 +465,7 @@ def open_library(folder: Path, games: GameLookup, *, clock: Clock = utc_now,
         raise
     files.verify_changed()
     files.backup()
-    library = Library(files, games, clock, new_id)
+    library = Library(files, games, clock, new_id, folder_pictures(folder, new_id))
     index_repaired = any(notice.file == INDEX for notice in files.notices)
     library._settle(refile_all=index_repaired)
     return library
@@ -471,6 +474,6 @@ def open_library(folder: Path, games: GameLookup, *, clock: Clock = utc_now,
 def memory_library(games: GameLookup, *, clock: Clock = utc_now,
                    new_id: IdFactory = random_id) -> Library:
     """The same library kept in memory, for tests: nothing touches the disk, and no backups."""
-    library = Library(MemoryFiles(), games, clock, new_id)
+    library = Library(MemoryFiles(), games, clock, new_id, memory_pictures(new_id))
     library._settle(refile_all=False)
     return library

@@ -1,0 +1,290 @@
+"""Picture sets for Tableau photo checks (issue 7), kept beside the library.
+
+Layout under the data folder:
+  pictures/index.json           every set: its id and title, and per picture its title, file
+                                name and SHA-256
+  pictures/<set id>/<n>.npz     one stored picture (the bytes of vision.pictures.picture_to_bytes)
+
+The store keeps bytes and never decodes them (that is the vision package's job); the checksum in
+the index tells a damaged picture file from a good one. Every file is written atomically
+(storage.atomic). Picture files are written before the index names them and removed after it
+stops naming them, so a crash leaves at worst files no set names, which the next open removes.
+A damaged index is moved aside (never deleted), reported in `notices`, and the store starts
+empty; a damaged picture file is reported when it is asked for.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Protocol
+
+from companion.core.errors import FormatError, InvalidName, InvalidSetup
+from storage.atomic import TEMPORARY_SUFFIX, atomic_write_bytes, encode, fsync_directory
+from storage.backups import STAMP_FORMAT
+from storage.model import NotFound
+
+PICTURES = "pictures"
+INDEX = "index.json"
+INDEX_VERSION = 1
+MAX_TITLE_LENGTH = 60
+MAX_PICTURES_PER_SET = 24  # the Deluxe box has six; room for home-made sets
+MAX_PICTURE_BYTES = 32 * 1024 * 1024  # a stored picture is a few MB; this bounds a bad import
+
+
+class DamagedPicture(FormatError):
+    """A stored picture file that is missing or no longer holds what was stored."""
+
+
+@dataclass(frozen=True)
+class StoredPicture:
+    title: str
+    file: str  # name inside the set's folder
+    sha256: str
+
+
+@dataclass(frozen=True)
+class StoredSet:
+    """A picture set as the store lists it."""
+
+    id: str
+    title: str
+    pictures: tuple[StoredPicture, ...]
+
+    @property
+    def titles(self) -> tuple[str, ...]:
+        return tuple(picture.title for picture in self.pictures)
+
+
+class Blobs(Protocol):
+    """Where the store's files live: named byte strings ("index.json", "<set id>/<n>.npz")."""
+
+    def read(self, name: str) -> bytes | None:
+        """The bytes of `name`, or None when there is no such file."""
+
+    def write(self, name: str, content: bytes) -> None: ...
+
+    def remove_set(self, set_id: str) -> None: ...
+
+    def set_ids(self) -> set[str]:
+        """The sets that have files, named or not by the index."""
+
+    def put_aside(self, name: str) -> str:
+        """Move a damaged file out of the way (never delete it); returns where it went."""
+
+
+class FolderBlobs:
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+        for leftover in folder.rglob(f".*{TEMPORARY_SUFFIX}"):  # writes a crash interrupted
+            leftover.unlink()
+
+    def read(self, name: str) -> bytes | None:
+        try:
+            return (self.folder / name).read_bytes()
+        except FileNotFoundError:
+            return None
+
+    def write(self, name: str, content: bytes) -> None:
+        path = self.folder / name
+        if not path.parent.exists():
+            path.parent.mkdir()
+            fsync_directory(self.folder)
+        atomic_write_bytes(path, content)
+
+    def remove_set(self, set_id: str) -> None:
+        shutil.rmtree(self.folder / set_id, ignore_errors=True)
+        fsync_directory(self.folder)
+
+    def set_ids(self) -> set[str]:
+        return {entry.name for entry in self.folder.iterdir() if entry.is_dir()}
+
+    def put_aside(self, name: str) -> str:
+        stamp = datetime.now(UTC).strftime(STAMP_FORMAT)
+        moved = self.folder / f"damaged-{name}.{stamp}"
+        (self.folder / name).replace(moved)
+        fsync_directory(self.folder)
+        return moved.relative_to(self.folder.parent).as_posix()
+
+
+class MemoryBlobs:
+    def __init__(self) -> None:
+        self.files: dict[str, bytes] = {}
+
+    def read(self, name: str) -> bytes | None:
+        return self.files.get(name)
+
+    def write(self, name: str, content: bytes) -> None:
+        self.files[name] = bytes(content)
+
+    def remove_set(self, set_id: str) -> None:
+        for name in [name for name in self.files if name.startswith(f"{set_id}/")]:
+            del self.files[name]
+
+    def set_ids(self) -> set[str]:
+        return {name.split("/")[0] for name in self.files if "/" in name}
+
+    def put_aside(self, name: str) -> str:
+        moved = f"damaged-{name}"
+        self.files[moved] = self.files.pop(name)
+        return f"{PICTURES}/{moved}"
+
+
+def clean_title(raw: str, taken: Sequence[str], what: str) -> str:
+    """The trimmed title, or InvalidName: non-empty, not too long, unique ignoring case."""
+    title = " ".join(raw.split())
+    if not title:
+        raise InvalidName(f"Enter a name for the {what}.")
+    if len(title) > MAX_TITLE_LENGTH:
+        raise InvalidName(f"Keep the name of the {what} to {MAX_TITLE_LENGTH} characters or "
+                          "fewer.")
+    if title.casefold() in {other.casefold() for other in taken}:
+        raise InvalidName(f"There is already a {what} called {title}.")
+    return title
+
+
+def _checksum(content: bytes) -> str:
+    return hashlib.sha256(content).hexdigest()
+
+
+def _parse_index(content: bytes) -> list[StoredSet]:
+    """The sets an index file holds; DamagedPicture if it is not a readable index."""
+    try:
+        data = json.loads(content.decode("utf-8"))
+        if data.get("version") != INDEX_VERSION:
+            raise ValueError(f"unknown version {data.get('version')!r}")
+        return [StoredSet(str(entry["id"]), str(entry["title"]), tuple(
+                    StoredPicture(str(p["title"]), str(p["file"]), str(p["sha256"]))
+                    for p in entry["pictures"]))
+                for entry in data["sets"]]
+    except (UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as error:
+        raise DamagedPicture(f"the list of picture sets is not readable ({error})") from None
+
+
+def _index_bytes(sets: list[StoredSet]) -> bytes:
+    return encode({"version": INDEX_VERSION, "sets": [
+        {"id": entry.id, "title": entry.title,
+         "pictures": [{"title": p.title, "file": p.file, "sha256": p.sha256}
+                      for p in entry.pictures]}
+        for entry in sets]})
+
+
+class PictureStore:
+    """Picture sets: list them, add one whole, read one picture's bytes, delete one.
+
+    Thread-safe: one lock serialises every operation (sets change rarely).
+    """
+
+    def __init__(self, blobs: Blobs, new_id: Callable[[], str]) -> None:
+        self._blobs = blobs
+        self._new_id = new_id
+        self._lock = threading.Lock()
+        self._notices: list[str] = []
+        self._sets = self._open()
+
+    def _open(self) -> list[StoredSet]:
+        content = self._blobs.read(INDEX)
+        if content is None:
+            sets: list[StoredSet] = []
+        else:
+            try:
+                sets = _parse_index(content)
+            except DamagedPicture as damage:
+                moved = self._blobs.put_aside(INDEX)
+                self._notices.append(
+                    f"The list of picture sets was damaged ({damage}), so the picture sets are "
+                    f"gone from the app; add them again. The damaged list was kept as {moved}.")
+                return []  # the sets' files are kept: nothing names them, nothing removes them
+        named = {entry.id for entry in sets}
+        for orphan in self._blobs.set_ids() - named:  # an add or delete a crash cut short
+            self._blobs.remove_set(orphan)
+        return sets
+
+    @property
+    def notices(self) -> tuple[str, ...]:
+        """What was found damaged on opening, worded for the player."""
+        return tuple(self._notices)
+
+    def sets(self) -> tuple[StoredSet, ...]:
+        """Every set, by title (ignoring case)."""
+        with self._lock:
+            return tuple(sorted(self._sets, key=lambda entry: entry.title.casefold()))
+
+    def get(self, set_id: str) -> StoredSet:
+        with self._lock:
+            return self._find(set_id)
+
+    def add(self, title: str, pictures: Sequence[tuple[str, bytes]]) -> StoredSet:
+        """Store a new set from (picture title, stored picture bytes) pairs, all or nothing."""
+        if not pictures:
+            raise InvalidSetup("Add at least one picture to the set.")
+        if len(pictures) > MAX_PICTURES_PER_SET:
+            raise InvalidSetup(f"A set holds at most {MAX_PICTURES_PER_SET} pictures.")
+        titles: list[str] = []
+        for picture_title, content in pictures:
+            titles.append(clean_title(picture_title, titles, "picture in this set"))
+            if not content or len(content) > MAX_PICTURE_BYTES:
+                raise InvalidSetup(f"The picture {titles[-1]} is empty or too large to store.")
+        with self._lock:
+            set_title = clean_title(title, [entry.title for entry in self._sets], "picture set")
+            set_id = self._new_id()
+            stored = []
+            for number, (picture_title, (_, content)) in enumerate(zip(titles, pictures,
+                                                                       strict=True)):
+                name = f"{number}.npz"
+                self._blobs.write(f"{set_id}/{name}", content)
+                stored.append(StoredPicture(picture_title, name, _checksum(content)))
+            added = StoredSet(set_id, set_title, tuple(stored))
+            self._save([*self._sets, added], failed_cleanup=set_id)
+            return added
+
+    def picture(self, set_id: str, title: str) -> bytes:
+        """The stored bytes of picture `title` of set `set_id`; DamagedPicture if the file is
+        missing or changed."""
+        with self._lock:
+            entry = self._find(set_id)
+            found = next((p for p in entry.pictures if p.title == title), None)
+            if found is None:
+                raise NotFound(f"The set {entry.title} has no picture called {title}.")
+            content = self._blobs.read(f"{set_id}/{found.file}")
+        if content is None or _checksum(content) != found.sha256:
+            state = "missing" if content is None else "damaged"
+            raise DamagedPicture(f"The stored picture {title} of the set {entry.title} is "
+                                 f"{state}: delete the set and add it again.")
+        return content
+
+    def delete(self, set_id: str) -> None:
+        with self._lock:
+            self._find(set_id)
+            self._save([entry for entry in self._sets if entry.id != set_id])
+            self._blobs.remove_set(set_id)
+
+    def _find(self, set_id: str) -> StoredSet:
+        for entry in self._sets:
+            if entry.id == set_id:
+                return entry
+        raise NotFound(f"There is no picture set {set_id!r}.")
+
+    def _save(self, sets: list[StoredSet], failed_cleanup: str | None = None) -> None:
+        try:
+            self._blobs.write(INDEX, _index_bytes(sets))
+        except BaseException:
+            if failed_cleanup is not None:
+                self._blobs.remove_set(failed_cleanup)
+            raise
+        self._sets = sets
+
+
+def folder_pictures(data_folder: Path, new_id: Callable[[], str]) -> PictureStore:
+    return PictureStore(FolderBlobs(data_folder / PICTURES), new_id)
+
+
+def memory_pictures(new_id: Callable[[], str]) -> PictureStore:
+    return PictureStore(MemoryBlobs(), new_id)
