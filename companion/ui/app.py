@@ -10,6 +10,7 @@ from companion.ui.screens.history import HistoryScreen, NightScreen
 from companion.ui.screens.home import HomeScreen
 from companion.ui.screens.match import MatchScreen
 from companion.ui.screens.new_game import NewGameScreen
+from companion.ui.screens.pictures import PicturesScreen
 from companion.ui.screens.players import PlayersScreen
 from companion.ui.screens.settings import SettingsScreen
 from companion.ui.screens.statistics import StatisticsScreen
@@ -37,6 +38,7 @@ def App(services: Services):
         "night": lambda: NightScreen(services, set_route, route.target),
         "statistics": lambda: StatisticsScreen(services, set_route),
         "settings": lambda: SettingsScreen(services, set_route),
+        "pictures": lambda: PicturesScreen(services, set_route),
     }
     return ft.SafeArea(
         ft.Column(

@@ -14,7 +14,7 @@ import flet as ft
 
 from companion.core.errors import TablemateError
 from companion.history.exchange import ImportResult, export_json, history_of, history_to_csv, import_json
-from companion.ui.routes import HOME, Navigate
+from companion.ui.routes import HOME, Navigate, Route
 from companion.ui.services import Services
 from companion.ui.widgets import action, back, heading
 from storage.model import Backup
@@ -145,5 +145,7 @@ def SettingsScreen(services: Services, navigate: Navigate):
         ft.Text("Importing adds what this device lacks and never overwrites what it has; "
                 "a file with any fault is refused whole."),
         action("Import a history file", import_file),
+        heading("Tableau pictures"),
+        action("Picture sets", lambda _: navigate(Route("pictures"))),
         BackupList(services, report),
     ])
