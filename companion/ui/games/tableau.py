@@ -1,14 +1,22 @@
-"""Tableau at the table: tokens per player, calls (T3, T4), the round's end with a preview of
-its settlement (T6), the next round with the next dealer (T7), and stopping the table.
+"""Tableau at the table: tokens per player, the round's title cards, calls (T3, T4), the round's
+end with a preview of its settlement (T6), the next round with the next dealer (T7), and
+stopping the table.
 
-The form keeps a draft (which player is called, who won the round, the typed counts); only an
-event that submit stored is shown as accepted, and then the draft starts afresh.
+Photo checks (issue 7): the title cards are chosen from a stored picture set, so a call can be
+checked from a photo against the caller's picture, and a player's rectangle counted from a photo
+against his own. The photo's verdict only pre-selects: the players confirm or overrule it with
+the usual taps, and the call records what the photo said (PhotoCheck), so an overrule shows.
+
+The form keeps a draft (which player is called, the photo's verdict, who won the round, the
+typed counts); only an event that submit stored is shown as accepted, and then the draft starts
+afresh.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from typing import Any, Literal
 
 import flet as ft
 
@@ -22,41 +30,85 @@ from companion.games.tableau import (
     RoundWon,
     TableauState,
     TableStops,
+    TitleCard,
     TitlesDealt,
     WrongPieces,
 )
 from companion.ui.games import EntryContext, GameScreen
+from companion.ui.photo_tool import PhotoTool
+from companion.ui.tableau_photo import (
+    CountCheck,
+    FitCheck,
+    check_call_photo,
+    count_from_photo,
+    picture_of,
+    verdict_words,
+)
 from companion.ui.widgets import action, number_field, use_latest_state, whole_number_problem
+from storage.model import NotFound
+from storage.pictures import DamagedPicture, PictureStore, StoredSet
+from vision.photo import UnreadablePhoto
 
 Names = Callable[[PlayerId], str]
 Changer = Callable[[Callable[["Draft"], "Draft"]], None]  # change(lambda draft: new draft)
 Sender = Callable[[Callable[["Draft"], Event | None]], None]  # send(lambda draft: event)
 
 
+Panel = Literal["calls", "titles", "round-end"]
+
+
+def _with(pairs: tuple[tuple[PlayerId, Any], ...], player: PlayerId,
+          value: Any) -> tuple[tuple[PlayerId, Any], ...]:
+    """Per-player pairs with `player`'s value set (replacing an older one)."""
+    return (*(pair for pair in pairs if pair[0] != player), (player, value))
+
+
 @dataclass(frozen=True)
 class Draft:
     """What the form holds before it is submitted."""
 
-    ending: bool = False  # the round-end panel is open
+    panel: Panel = "calls"
     called: PlayerId | None = None  # the player whose piece is being called
+    fit: FitCheck | None = None  # the photo check of this call; recorded with it
+    picture_set: str | None = None  # the set the title cards are chosen from
+    titles: tuple[tuple[PlayerId, str], ...] = ()  # the title card chosen per player
     winner: PlayerId | None = None
     counts: tuple[tuple[PlayerId, str], ...] = ()  # the wrong pieces as typed, per player
+    photo_counts: tuple[tuple[PlayerId, int], ...] = ()  # what a photo counted (T6)
+    count_checks: tuple[tuple[PlayerId, CountCheck], ...] = ()  # what each photo showed
 
     def count_text(self, player: PlayerId) -> str:
         return dict(self.counts).get(player, "")
 
     def with_count(self, player: PlayerId, text: str) -> Draft:
-        others = tuple(pair for pair in self.counts if pair[0] != player)
-        return replace(self, counts=(*others, (player, text)))
+        return replace(self, counts=_with(self.counts, player, text))
+
+    def with_count_check(self, player: PlayerId, check: CountCheck) -> Draft:
+        """A photo's count shown; a sure one fills the player's count, for confirmation."""
+        shown = replace(self, count_checks=_with(self.count_checks, player, check))
+        if not check.sure:
+            return shown
+        return replace(shown.with_count(player, str(check.to_pay)),
+                       photo_counts=_with(self.photo_counts, player, check.to_pay))
+
+    def from_photo(self, player: PlayerId, count: int) -> bool:
+        """The count to record is the one a photo gave (not typed over)."""
+        return dict(self.photo_counts).get(player) == count
 
 
 def draft_for(event: Event | None) -> Draft:
     """The draft that shows `event` again, for correcting it (G2)."""
     if isinstance(event, Call):
-        return Draft(called=event.called)
+        return Draft(called=event.called,
+                     fit=None if event.photo is None else FitCheck(event.photo, weaker=False))
     if isinstance(event, RoundWon):
-        return Draft(ending=True, winner=event.winner,
-                     counts=tuple((entry.player, str(entry.count)) for entry in event.wrong_pieces))
+        return Draft(panel="round-end", winner=event.winner,
+                     counts=tuple((entry.player, str(entry.count)) for entry in event.wrong_pieces),
+                     photo_counts=tuple((entry.player, entry.count)
+                                        for entry in event.wrong_pieces if entry.from_photo))
+    if isinstance(event, TitlesDealt):
+        return Draft(panel="titles",
+                     titles=tuple((title.player, title.picture) for title in event.titles))
     return Draft()
 
 
@@ -96,8 +148,10 @@ def round_won(draft: Draft, state: TableauState) -> RoundWon | None:
     others = state.table.seating.others(draft.winner)
     if count_problems(draft, others) or any(not draft.count_text(p).strip() for p in others):
         return None
+    counts = {player: int(draft.count_text(player)) for player in others}
     return RoundWon(draft.winner, tuple(
-        WrongPieces(player, int(draft.count_text(player))) for player in others))
+        WrongPieces(player, count, from_photo=draft.from_photo(player, count))
+        for player, count in counts.items()))
 
 
 @dataclass(frozen=True)
@@ -151,31 +205,163 @@ def forfeit_hint(state: TableauState, caller: PlayerId, called: PlayerId, name: 
     return hint + ", but has none: it is recorded as unpaid."
 
 
+@dataclass(frozen=True)
+class Pictures:
+    """The stored picture sets and this round's title cards: which picture each player makes."""
+
+    store: PictureStore
+    sets: tuple[StoredSet, ...]
+    titles: tuple[TitleCard, ...]
+
+    def known(self, player: PlayerId) -> bool:
+        return picture_of(player, self.titles, self.sets) is not None
+
+    def picture(self, player: PlayerId) -> bytes | None:
+        """The stored picture of `player` (None: no title card names one). Read off the UI
+        loop, with the photo; a damaged file is told like an unreadable photo."""
+        source = picture_of(player, self.titles, self.sets)
+        if source is None:
+            return None
+        try:
+            return self.store.picture(*source)
+        except (DamagedPicture, NotFound) as problem:
+            raise UnreadablePhoto(str(problem)) from None
+
+    def required(self, player: PlayerId) -> bytes:
+        picture = self.picture(player)
+        if picture is None:  # the button is not offered then; said plainly if it ever is
+            raise UnreadablePhoto("No picture is recorded for this player.")
+        return picture
+
+
+def fit_buttons(draft: Draft, send_call: Callable[[bool], None]) -> ft.Control:
+    """Fit and No fit; a photo's firm verdict pre-selects one, an unsure one neither."""
+    verdict = True if draft.fit is None else draft.fit.photo.verdict
+    return ft.Row([action("Fit", lambda _: send_call(True), primary=verdict is True),
+                   action("No fit", lambda _: send_call(False), primary=verdict is False)],
+                  wrap=True)
+
+
+def fit_photo(state: TableauState, caller: PlayerId, draft: Draft, pictures: Pictures,
+              name: Names, change: Changer) -> list[ft.Control]:
+    """Check the call with a photo against the caller's picture: the called piece must fit into
+    the picture he is building (T4)."""
+    controls: list[ft.Control] = [PhotoTool(
+        "Check with a photo", read=lambda data: check_call_photo(data, pictures.picture(caller)),
+        on_result=lambda check: change(lambda d: replace(d, fit=check)),
+        key=f"fit:{len(state.rounds)}:{len(state.calls)}")]
+    weaker = draft.fit.weaker if draft.fit is not None else not pictures.known(caller)
+    if weaker:
+        controls.append(ft.Text(f"No title card names a stored picture for {name(caller)}: "
+                                "a photo check judges the shapes only, so its verdict is "
+                                "weaker.", italic=True))
+    if draft.fit is not None:
+        controls.append(ft.Text(verdict_words(draft.fit.photo), size=16,
+                                weight=ft.FontWeight.BOLD))
+        if draft.fit.picture is not None:
+            controls.append(ft.Image(src=draft.fit.picture, fit=ft.BoxFit.CONTAIN,
+                                     semantics_label="The photo, the pieces outlined and the "
+                                                     "verdict written on it"))
+    return controls
+
+
 def calls_panel(state: TableauState, draft: Draft, name: Names, change: Changer,
-                send: Sender) -> list[ft.Control]:
+                send: Sender, pictures: Pictures) -> list[ft.Control]:
     caller = TABLEAU.to_act(state)
     others = state.table.seating.others(caller)
     called = called_player(draft, others)
     stop = [action("Stop the table: game over", lambda _: send(lambda _draft: TableStops()))] \
         if state.rounds and not state.round_in_play else []  # T7: only between rounds
+    titles = [] if state.titles else [
+        action("Record the title cards", lambda _: change(lambda d: replace(d, panel="titles")))]
+
+    def send_call(fit: bool) -> None:
+        send(lambda d: Call(caller, called_player(d, others), fit,
+                            None if d.fit is None else d.fit.photo))
+
     return [
         ft.Text(f"{name(caller)} calls a piece from", size=18, weight=ft.FontWeight.BOLD),
         ft.Row([action(f"From {name(player)}", lambda _, p=player: change(lambda d: replace(d, called=p)),
                        primary=player == called) for player in others], wrap=True),
         ft.Text(forfeit_hint(state, caller, called, name)),
-        ft.Row([
-            action("Fit", lambda _: send(lambda d: Call(caller, called_player(d, others), True)),
-                   primary=True),
-            action("No fit", lambda _: send(lambda d: Call(caller, called_player(d, others), False))),
-        ], wrap=True),
-        ft.Row([action("Round won: settle it", lambda _: change(lambda d: replace(d, ending=True))),
-                *stop], wrap=True),
+        fit_buttons(draft, send_call),
+        *fit_photo(state, caller, draft, pictures, name, change),
+        ft.Row([action("Round won: settle it",
+                       lambda _: change(lambda d: replace(d, panel="round-end"))),
+                *titles, *stop], wrap=True),
     ]
 
 
-def round_end_panel(state: TableauState, draft: Draft, name: Names,
-                    change: Changer,
-                    send: Sender) -> list[ft.Control]:
+def chosen_set(draft: Draft, sets: tuple[StoredSet, ...]) -> StoredSet | None:
+    """The set the title cards are being chosen from: the one picked, else the first."""
+    return next((entry for entry in sets if entry.id == draft.picture_set), sets[0] if sets else None)
+
+
+def titles_dealt(draft: Draft, state: TableauState) -> TitlesDealt | None:
+    """The title cards the draft describes, or None while a player has none."""
+    chosen = dict(draft.titles)
+    seats = state.table.seating.seats
+    if any(player not in chosen for player in seats):
+        return None
+    return TitlesDealt(tuple(TitleCard(player, chosen[player]) for player in seats))
+
+
+def titles_panel(state: TableauState, draft: Draft, name: Names, change: Changer,
+                 send: Sender, pictures: Pictures) -> list[ft.Control]:
+    """Each player's title card, chosen from a stored picture set, so photos can be checked."""
+    back_to_calls = action("Back to calls", lambda _: change(lambda d: replace(d, panel="calls")))
+    chosen = chosen_set(draft, pictures.sets)
+    if chosen is None:
+        return [ft.Text("No picture sets yet: add your box's pictures under Settings, "
+                        "Picture sets, then record the title cards here."), back_to_calls]
+    controls: list[ft.Control] = [ft.Text("Title cards", size=18, weight=ft.FontWeight.BOLD)]
+    if len(pictures.sets) > 1:
+        controls.append(ft.Row([
+            action(f"Set {entry.title}",
+                   lambda _, i=entry.id: change(lambda d: replace(d, picture_set=i, titles=())),
+                   primary=entry is chosen)
+            for entry in pictures.sets], wrap=True))
+    held = dict(draft.titles)
+    for player in state.table.seating.seats:
+        controls += [
+            ft.Text(f"{name(player)}'s picture"),
+            ft.Row([action(f"{name(player)}: {title}",
+                           lambda _, p=player, t=title: change(
+                               lambda d: replace(d, titles=_with(d.titles, p, t))),
+                           primary=held.get(player) == title)
+                    for title in chosen.titles], wrap=True),
+        ]
+    return [
+        *controls,
+        ft.Row([action("Record the title cards", lambda _: send(lambda d: titles_dealt(d, state)),
+                       primary=True, disabled=titles_dealt(draft, state) is None),
+                back_to_calls], wrap=True),
+    ]
+
+
+def count_photo(state: TableauState, player: PlayerId, draft: Draft, pictures: Pictures,
+                name: Names, change: Changer) -> list[ft.Control]:
+    """Count a player's missing or wrong pieces from a photo of his rectangle, against his own
+    picture (T6); a sure count fills his field, for confirmation."""
+    if not pictures.known(player):
+        return [ft.Text(f"Counting {name(player)} from a photo needs his picture: record the "
+                        "round's title cards from a picture set.", italic=True)]
+    controls: list[ft.Control] = [PhotoTool(
+        f"Count {name(player)} from a photo",
+        read=lambda data: count_from_photo(data, pictures.required(player)),
+        on_result=lambda check: change(lambda d: d.with_count_check(player, check)),
+        key=f"count:{len(state.rounds)}:{player}")]
+    check = dict(draft.count_checks).get(player)
+    if check is not None:
+        controls += [ft.Text(f"{name(player)}: {check.words}", size=16),
+                     ft.Image(src=check.picture, fit=ft.BoxFit.CONTAIN,
+                              semantics_label=f"{name(player)}'s rectangle, each cell outlined "
+                                              "by what the photo found")]
+    return controls
+
+
+def round_end_panel(state: TableauState, draft: Draft, name: Names, change: Changer,
+                    send: Sender, pictures: Pictures) -> list[ft.Control]:
     seating = state.table.seating
     controls: list[ft.Control] = [
         ft.Text("Who completed the picture first?", size=18, weight=ft.FontWeight.BOLD),
@@ -188,12 +374,12 @@ def round_end_panel(state: TableauState, draft: Draft, name: Names,
         problems = count_problems(draft, others)
         controls.append(ft.Text(f"Missing or wrong pieces (0–{PIECES_PER_PICTURE}); "
                                 f"each pays {name(draft.winner)} one token per piece (T6)."))
-        controls += [
-            number_field(f"{name(player)}: missing or wrong pieces", draft.count_text(player),
-                         lambda text, p=player: change(lambda d: d.with_count(p, text)),
-                         problems.get(player))
-            for player in others
-        ]
+        for player in others:
+            controls.append(number_field(
+                f"{name(player)}: missing or wrong pieces", draft.count_text(player),
+                lambda text, p=player: change(lambda d: d.with_count(p, text)),
+                problems.get(player)))
+            controls += count_photo(state, player, draft, pictures, name, change)
     event = round_won(draft, state)
     preview: list[ft.Control] = []
     if draft.winner is not None and event is None:
@@ -217,7 +403,7 @@ def round_end_panel(state: TableauState, draft: Draft, name: Names,
         ft.Row([
             action("Confirm the round", lambda _: send(lambda d: round_won(d, state)),
                    primary=True, disabled=event is None),
-            action("Back to calls", lambda _: change(lambda d: replace(d, ending=False))),
+            action("Back to calls", lambda _: change(lambda d: replace(d, panel="calls"))),
         ], wrap=True),
     ]
 
@@ -237,12 +423,14 @@ def TableauEntry(context: EntryContext):
         if event is not None and context.submit(event):
             change(lambda _: Draft())
 
-    panel = round_end_panel if draft.ending else calls_panel
+    store: PictureStore = context.services.storage.pictures
+    pictures = Pictures(store, store.sets(), state.titles)
+    panel = {"calls": calls_panel, "titles": titles_panel, "round-end": round_end_panel}[draft.panel]
     return ft.Column([
         ft.Text(f"Round {len(state.rounds) + 1}: {plural(len(state.calls), 'call')} so far",
                 size=16),
         token_rows(state, name),
-        *panel(state, draft, name, change, send),
+        *panel(state, draft, name, change, send, pictures),
     ])
 
 
@@ -291,6 +479,10 @@ RULES_CARD = f"""\
   shows the settlement before you confirm it.
 - The next round is dealt by the next player to the left. The table may stop after any round;
   most tokens wins, and a tie shares the win (T7, G3).
+- Photo checks (optional): record the round's title cards from a picture set (Settings,
+  Picture sets). **Check with a photo** judges a call against the caller's picture, and at the
+  round's end a photo counts a player's rectangle against his own. The photo only pre-selects:
+  you confirm or overrule it, and an overrule is recorded.
 """
 
 TABLEAU_SCREEN = GameScreen(entry=tableau_entry, describe=describe, rules_card=RULES_CARD)
