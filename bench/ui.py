@@ -11,13 +11,15 @@ the new standings (rank, name, tokens for every player, as the rules engine comp
 the same calls). The baseline, measured in the same run, tap for tap between the measured ones,
 is a tap that only changes a choice on screen ("From Bob" / "From Cy": which player is called)
 and waits for the hint naming that player: the same round trip to the server and redraw, without
-storing anything. The history grows by one entry per tap, as in a real game: the first and last
-thirds of the taps are also shown apart.
+storing anything. The history grows by one entry per tap, as in a real game (the match screen
+draws its latest entries only): the first and last thirds of the taps are also shown apart. The
+machine's load average before and after the run is printed with the figures.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -129,6 +131,7 @@ def main() -> None:
     if args.taps < 2 or args.warmup < 0:
         parser.error("--taps must be at least 2 (for percentiles), --warmup 0 or more")
 
+    load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as folder:
         data_dir = Path(folder) / "data"
         with open_library(data_dir, game_for) as library:
@@ -154,7 +157,8 @@ def main() -> None:
 
     baseline, measured = baseline[args.warmup:], measured[args.warmup:]
     print(f"Tableau in headless Chromium at {args.width}x{args.height}, {args.taps} taps each "
-          f"after {args.warmup} warm-up taps")
+          f"after {args.warmup} warm-up taps; load average {load_before:.1f} before, "
+          f"{os.getloadavg()[0]:.1f} after ({os.cpu_count()} cores)")
     print(summary("tap 'No fit' -> new standings", measured))
     print(summary("baseline: tap 'From X' -> hint", baseline))
     third = len(measured) // 3

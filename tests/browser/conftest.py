@@ -7,6 +7,7 @@ Where Chromium is missing the browser tests are skipped with the reason, never p
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -192,3 +193,17 @@ def controls_outside(page, width: int) -> list[str]:
         }
         return out;
     }""", width)
+
+
+def show_entry(page, number: int) -> None:
+    """Make history entry `number` (counted from 1) reachable on the match screen.
+
+    The history shows its latest few entries; an older one appears once "Show all N entries" is
+    tapped. Entries that can be deleted are told apart by their "Delete entry N" button.
+    """
+    entry = page.get_by_role("button", name=f"Delete entry {number}", exact=True)
+    show_all = page.get_by_role("button", name=re.compile(r"^Show all \d+ entries$"))
+    entry.or_(show_all).first.wait_for()
+    if entry.count() == 0:
+        show_all.click()
+        entry.wait_for()

@@ -1,11 +1,12 @@
-"""Issue 4, Crazy Quilt and Windmill: a whole session through the screens (the attempt clock
-running, a redeal, numbers refused on the field, an undo, a correction of a past attempt), checked
-against the rules engine and its Q3 statistics on the same events; each game's screen at 390x844
-with nothing outside the viewport."""
+"""Issue 4, Crazy Quilt and Windmill: a whole session of each through the screens (the attempt
+clock running, Crazy Quilt's redeal, numbers refused on the field, an undo, a correction of an
+attempt no longer among the latest history entries), checked against the rules engine and its Q3
+statistics on the same events; each game's screen at 390x844 with nothing outside the viewport."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from companion.games.patience import (
     Attempt,
     AttemptFinished,
     AttemptStarted,
+    PatienceGame,
     Redealt,
     SessionEnded,
     attempt_statistics,
@@ -36,7 +38,7 @@ from companion.ui.games.patience import (
 )
 from companion.ui.services import Services
 from storage import memory_library, open_library
-from tests.browser.conftest import screenshot, type_into
+from tests.browser.conftest import screenshot, show_entry, type_into
 from tests.browser.test_tabit import (
     assert_inside_viewport,
     screen_texts,
@@ -57,47 +59,72 @@ def session_statistics_shown(page) -> str:
     return " ".join(text.removeprefix("This session:").split())
 
 
-def test_a_whole_crazy_quilt_session_with_undo_and_a_correction(app_server, open_app):
-    page = open_app(app_server.url, 360, 740)
-    start_game(page, "Crazy Quilt", ("Ann",))
+@dataclass(frozen=True)
+class SessionCase:
+    game: PatienceGame
+    fewest_home: int  # the bases out at the start (Q1, Q2): fewer cards home are refused
+    redeal: bool  # the attempt uses the game's redeal (Crazy Quilt's one redeal, Q1)
 
-    tap(page, "Start an attempt")
-    wait_for_entry(page, 1)
+
+SESSIONS = [SessionCase(CRAZY_QUILT, 8, redeal=True), SessionCase(WINDMILL, 1, redeal=False)]
+
+
+@pytest.mark.parametrize("case", SESSIONS, ids=lambda case: case.game.key)
+def test_a_whole_session_with_undo_and_a_correction_of_an_older_attempt(app_server, open_app,
+                                                                        case):
+    page = open_app(app_server.url, 360, 740)
+    start_game(page, case.game.title, ("Ann",))
+    entries = 0
+
+    def entered(label: str) -> None:
+        """Tap `label` and wait until its entry is in the history (stored on disk by then)."""
+        nonlocal entries
+        tap(page, label)
+        entries += 1
+        wait_for_entry(page, entries)
+
+    entered("Start an attempt")
     # The attempt clock runs from the start stored in the event.
     page.get_by_text(re.compile(r"Attempt clock 0:0[2-9]")).wait_for(timeout=10_000)
-    tap(page, "Redeal (1 left)")
-    wait_for_entry(page, 2)
-    page.get_by_text("Redeals used: 1 of 1").wait_for(timeout=10_000)
-    assert page.get_by_role("button", name="Redeal (0 left)").is_disabled()
+    if case.redeal:
+        entered("Redeal (1 left)")
+        page.get_by_text("Redeals used: 1 of 1").wait_for(timeout=10_000)
+        assert page.get_by_role("button", name="Redeal (0 left)").is_disabled()
+    else:  # Q1, Q2 give Windmill no redeal: the screen offers none
+        page.get_by_text("Windmill is played without a redeal.").wait_for(timeout=10_000)
+        assert page.get_by_role("button", name=re.compile("^Redeal")).count() == 0
 
+    allowed = f"enter {case.fewest_home} to 103."
     give_up_with(page, "lots")  # not a number: refused on the field, nothing stored
-    page.get_by_text("“lots” is not a whole number: enter 8 to 103.").wait_for(timeout=10_000)
-    give_up_with(page, "5")  # fewer than the 8 foundation bases (Q1, Q2)
-    page.get_by_text("5 is out of range: enter 8 to 103.").wait_for(timeout=10_000)
+    page.get_by_text(f"“lots” is not a whole number: {allowed}").wait_for(timeout=10_000)
+    too_few = case.fewest_home - 1  # fewer than the bases out at the start (Q1, Q2)
+    give_up_with(page, str(too_few))
+    page.get_by_text(f"{too_few} is out of range: {allowed}").wait_for(timeout=10_000)
     give_up_with(page, "87")
-    wait_for_entry(page, 3)
+    entries += 1
+    wait_for_entry(page, entries)
+    given_up = entries  # the attempt corrected below
 
-    tap(page, "Start an attempt")
-    wait_for_entry(page, 4)
-    tap(page, "Won: all 104 home")
-    wait_for_entry(page, 5)
-    tap(page, "Start an attempt")
-    wait_for_entry(page, 6)
+    for _ in range(2):
+        entered("Start an attempt")
+        entered("Won: all 104 home")
+    entered("Start an attempt")
     give_up_with(page, "50")  # a slip: that attempt came out
-    wait_for_entry(page, 7)
+    wait_for_entry(page, entries + 1)
     tap(page, "Undo last entry")
-    page.get_by_role("button", name="Delete entry 7", exact=True).wait_for(
+    page.get_by_role("button", name=f"Delete entry {entries + 1}", exact=True).wait_for(
         state="detached", timeout=10_000)
-    tap(page, "Won: all 104 home")
-    wait_for_entry(page, 7)
+    entered("Won: all 104 home")
 
-    # The first attempt had 90 cards home, not 87.
-    tap(page, "Correct entry 3")
-    page.get_by_text("Correcting entry 3").wait_for(timeout=10_000)
+    # The first attempt had 90 cards home, not 87; it is no longer among the latest entries.
+    show_entry(page, given_up)
+    tap(page, f"Correct entry {given_up}")
+    page.get_by_text(f"Correcting entry {given_up}").wait_for(timeout=10_000)
     give_up_with(page, "90")
-    page.get_by_text(re.compile(r"^3\. Given up with 90 cards home")).wait_for(timeout=10_000)
+    page.get_by_text(re.compile(rf"^{given_up}\. Given up with 90 cards home")).wait_for(
+        timeout=10_000)
     shown_statistics = session_statistics_shown(page)
-    assert shown_statistics.startswith("Attempts 3 · wins 2 · win rate 67%")
+    assert shown_statistics.startswith("Attempts 4 · wins 3 · win rate 75%")
 
     tap(page, "End the session")
     page.get_by_text("Game over. Winner: Ann").wait_for(timeout=10_000)
@@ -108,17 +135,20 @@ def test_a_whole_crazy_quilt_session_with_undo_and_a_correction(app_server, open
         (summary,) = library.matches.summaries()
         stored = library.matches.get(summary.id)
     times = [event.at for event in stored.events if hasattr(event, "at")]
-    expected = (AttemptStarted(times[0]), Redealt(), AttemptFinished(times[1], 90, False),
-                AttemptStarted(times[2]), AttemptFinished(times[3], 104, True),
-                AttemptStarted(times[4]), AttemptFinished(times[5], 104, True), SessionEnded())
+    expected = (AttemptStarted(times[0]), *([Redealt()] if case.redeal else []),
+                AttemptFinished(times[1], 90, False),
+                *(event for start, end in ((2, 3), (4, 5), (6, 7))
+                  for event in (AttemptStarted(times[start]),
+                                AttemptFinished(times[end], 104, True))),
+                SessionEnded())
     assert stored.events == expected
-    by_engine = replay(Match(stored.id, CRAZY_QUILT.key, stored.seating, stored.options, "", "",
-                             expected), CRAZY_QUILT).game
-    assert shown == [(1, "Ann", 2)] == [(s.rank, "Ann", s.score)
-                                        for s in CRAZY_QUILT.standings(by_engine)]
+    by_engine = replay(Match(stored.id, case.game.key, stored.seating, stored.options, "", "",
+                             expected), case.game).game
+    assert shown == [(1, "Ann", 3)] == [(s.rank, "Ann", s.score)
+                                        for s in case.game.standings(by_engine)]
     statistics = session_statistics(by_engine)
     assert shown_statistics == " ".join(statistics_lines(statistics).split())
-    assert [attempt.redeals for attempt in by_engine.attempts] == [1, 0, 0]
+    assert [attempt.redeals for attempt in by_engine.attempts] == [int(case.redeal), 0, 0, 0]
 
 
 @pytest.mark.parametrize("title", ["Crazy Quilt", "Windmill"])

@@ -13,7 +13,7 @@ from companion.core.match import replay
 from companion.games.plaza import PLAZA, Card, Charge, Colour, HandPlayed
 from companion.games.registry import game_for
 from storage import open_library
-from tests.browser.conftest import controls_outside, screenshot, type_into
+from tests.browser.conftest import controls_outside, screenshot, show_entry, type_into
 
 WAIT = 10_000  # ms
 
@@ -142,6 +142,7 @@ def test_a_whole_plaza_game_with_an_undo_and_a_correction(app_server, open_app):
     page.get_by_text("Game over.", exact=False).wait_for(timeout=WAIT)
 
     # Correct hand 1 (G2): Bob really held just the 2 Red; the totals follow at once.
+    show_entry(page, 1)  # six hands on: the first is no longer among the latest shown
     button(page, "Correct entry 1").click()
     see(page, "Bob: 17 against")  # the form comes filled in with the entry being corrected
     button(page, "Tap Bob's cards").click()

@@ -117,6 +117,12 @@ def use_stable(handler: Callable[..., Any]) -> Callable[..., Any]:
     return ft.use_callback(lambda *args: latest.current(*args), [])
 
 
+# Memoized: its arguments never change while the match is shown, so a tap that records an entry
+# does not re-render it (it re-renders itself when the sharing changes).
+SharePanelOnce = ft.memo(SharePanel)
+HISTORY_SHOWN = 5  # entries the history shows until "Show all N entries" is tapped
+
+
 @ft.memo
 @ft.component
 def HistoryEntry(position: int, text: str, correctable: bool, editable: bool,
@@ -135,6 +141,23 @@ def HistoryEntry(position: int, text: str, correctable: bool, editable: bool,
     ], spacing=0)
 
 
+def shown_positions(count: int, show_all: bool) -> range:
+    """The history entries drawn: the latest few unless the whole history was asked for.
+
+    Every drawn entry costs each later tap a redraw in the browser, so a long game drew ever
+    more slowly (bench/ui.py); older entries are one tap away.
+    """
+    return range(count) if show_all else range(max(0, count - HISTORY_SHOWN), count)
+
+
+def history_toggle(count: int, show_all: bool, set_show_all: Callable[[bool], None]) -> list[ft.Control]:
+    """The button that opens or closes the older entries, when there are any."""
+    if count <= HISTORY_SHOWN:
+        return []
+    label = f"Show only the last {HISTORY_SHOWN} entries" if show_all else f"Show all {count} entries"
+    return [action(label, lambda _: set_show_all(not show_all))]
+
+
 @ft.component
 def MatchScreen(services: Services, navigate: Navigate, match_id: str, role: Role = Role.HOST):
     """`role`: this device, or a guest's phone on a shared table (issue 5, see sharing.py)."""
@@ -150,6 +173,7 @@ def MatchScreen(services: Services, navigate: Navigate, match_id: str, role: Rol
     editing, set_editing = ft.use_state(None)  # position of the entry being corrected
     show_rules, set_show_rules = ft.use_state(False)
     confirming_abandon, set_confirming_abandon = ft.use_state(False)
+    show_all, set_show_all = ft.use_state(False)  # the whole history, not only the latest
     use_screen_awake()
     match, state = loaded.match, loaded.state
     game = services.game(match.game)
@@ -195,13 +219,19 @@ def MatchScreen(services: Services, navigate: Navigate, match_id: str, role: Rol
     correct_entry = use_stable(set_editing)
     delete_entry = use_stable(
         lambda position: rewrite(lambda stored: delete(stored, game, position, now())))
-    history = [
-        HistoryEntry(position, describe(event, match, names),
-                     correctable=screen is not None and not isinstance(event, MatchAbandoned),
+    entries = [
+        HistoryEntry(position, describe(match.events[position], match, names),
+                     correctable=screen is not None
+                     and not isinstance(match.events[position], MatchAbandoned),
                      editable=not watching, on_correct=correct_entry, on_delete=delete_entry,
                      key=str(position))
-        for position, event in enumerate(match.events)
+        for position in shown_positions(len(match.events), show_all)
     ]
+    history = [
+        ft.Text("History", size=20, weight=ft.FontWeight.BOLD),
+        *history_toggle(len(match.events), show_all, set_show_all),
+        *entries,
+    ] if entries else []
 
     if editing is not None and screen is not None:
         before = replay(replace(match, events=match.events[:editing]), game)
@@ -229,7 +259,7 @@ def MatchScreen(services: Services, navigate: Navigate, match_id: str, role: Rol
             heading(game.title),
             standings_table(game, state, names),
             ft.Text(status_line(game, state, names), size=18),
-            *([ft.Text("History", size=20, weight=ft.FontWeight.BOLD), *history] if history else []),
+            *history,
         ])
     return ft.Column([
         *([back(navigate, HOME, "Home")] if role is Role.HOST else []),
@@ -249,6 +279,6 @@ def MatchScreen(services: Services, navigate: Navigate, match_id: str, role: Rol
           if confirming_abandon and not state.abandoned else []),
         *([ft.Markdown(screen.rules_card)] if show_rules and screen else []),
         form,
-        *([ft.Text("History", size=20, weight=ft.FontWeight.BOLD), *history] if history else []),
-        *([SharePanel(services, match_id)] if role is Role.HOST else []),
+        *history,
+        *([SharePanelOnce(services, match_id)] if role is Role.HOST else []),
     ])
