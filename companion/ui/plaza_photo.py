@@ -1,7 +1,9 @@
-"""Check the Plaza from a photo (issue 6): pick a photo, read it off the UI loop, and show the
-annotated photo, the cards read and the P5 verdict with the offending cards.
+"""Plaza photos (issue 6). Check the Plaza from a photo: pick a photo, read it off the UI loop,
+and show the annotated photo, the cards read and the P5 verdict with the offending cards. And
+read the cards left in a hand, for the end-of-hand entry (companion/ui/games/plaza.py).
 
-check_plaza_photo is the pure part (bytes in, what to show out); PlazaPhotoCheck draws it.
+check_plaza_photo and read_hand_photo are the pure parts (bytes in, what to show out);
+PlazaPhotoCheck draws the check.
 """
 
 from __future__ import annotations
@@ -10,12 +12,13 @@ from dataclasses import dataclass
 
 import flet as ft
 
-from companion.games.plaza_cards import COLOURS
+from companion.games.plaza_cards import COLOURS, Card
 from companion.ui.photo_tool import SHOWN_SIDE, PhotoTool, shown_png
-from vision.cards import annotate, read_plaza
+from vision.cards import annotate, read_hand, read_plaza
 from vision.photo import decode_photo
 
-__all__ = ["SHOWN_SIDE", "PhotoCheck", "PlazaPhotoCheck", "check_plaza_photo"]
+__all__ = ["SHOWN_SIDE", "HandPhoto", "PhotoCheck", "PlazaPhotoCheck", "check_plaza_photo",
+           "read_hand_photo"]
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,22 @@ def check_plaza_photo(data: bytes) -> PhotoCheck:
         verdict = f"Not legal (P5): {offending} (red on the photo)."
     return PhotoCheck(picture=shown_png(annotate(image, reading)), cards=lines, verdict=verdict,
                       problems=reading.problems)
+
+
+@dataclass(frozen=True)
+class HandPhoto:
+    picture: bytes  # the annotated photo, PNG
+    cards: tuple[Card, ...]  # the cards read, in the order the reader found them
+    unsure: int  # cards seen but not read surely: never guessed
+
+
+def read_hand_photo(data: bytes) -> HandPhoto:
+    """Read a photo of the cards left in a hand; raises UnreadablePhoto like check_plaza_photo."""
+    image = decode_photo(data)
+    reading = read_hand(image)
+    return HandPhoto(picture=shown_png(annotate(image, reading)),
+                     cards=tuple(seen.card for seen in reading.cards),
+                     unsure=len(reading.unsure))
 
 
 def show_check(check: PhotoCheck) -> list[ft.Control]:

@@ -2,13 +2,14 @@
 
 Each other player's charge is typed as a total or tapped card by card: pick a colour, then tap
 the numbers (a 5 x 12 grid shown one colour at a time, so every cell keeps a 48 px target on a
-phone). A card already charged to someone else in this hand is disabled (P1, P3). The form's
-logic is in plaza_draft.py; this module only draws it.
+phone), or read from a photo of the hand and then checked (issue 6). A card already charged to
+someone else in this hand is disabled (P1, P3). The form's logic is in plaza_draft.py; this
+module only draws it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 import flet as ft
@@ -29,12 +30,14 @@ from companion.ui.games.plaza_draft import (
     describe,
     enter_by,
     field_problem,
+    fill_from_photo,
     hand_event,
     hand_heading,
     held_by_others,
     is_for,
     new_draft,
     open_cards,
+    photo_lines,
     points,
     refuse,
     rules_verdict,
@@ -45,7 +48,8 @@ from companion.ui.games.plaza_draft import (
     type_total,
     winner_problem,
 )
-from companion.ui.plaza_photo import PlazaPhotoCheck
+from companion.ui.photo_tool import PhotoTool
+from companion.ui.plaza_photo import HandPhoto, PlazaPhotoCheck, read_hand_photo
 from companion.ui.widgets import TOUCH, action, typed_text
 
 # The colours of the pack, so a colour button looks like the cards it stands for.
@@ -57,6 +61,7 @@ SWATCHES = {
     Colour.BLACK: ft.Colors.BLACK,
 }
 CELL_WIDTH = 52  # six numbers to a line within 340 px
+PHOTO_WIDTH = 120  # the annotated hand photo, small beside what it gave
 
 Edit = Callable[[Callable[[Draft], Draft]], None]
 
@@ -96,13 +101,35 @@ def card_picker(colour: Colour, chosen: tuple[Card, ...], unavailable: frozenset
     ])
 
 
-def charge_section(draft: Draft, charge: ChargeDraft, name: str, edit: Edit) -> ft.Control:
+def hand_photo(charge: ChargeDraft, names: Mapping[str, str], edit: Edit) -> ft.Control:
+    """Read a player's cards from a photo: they fill his cards, to be checked before the save."""
+    player, name = charge.player, names.get(charge.player, charge.player)
+
+    def show(photo: HandPhoto) -> list[ft.Control]:
+        if charge.photo is None:  # the form was cleared since this photo was read
+            return []
+        return [ft.Row([
+            ft.Image(src=photo.picture, width=PHOTO_WIDTH, fit=ft.BoxFit.CONTAIN,
+                     semantics_label=f"The photo of {name}'s cards, each card outlined"),
+            ft.Column([ft.Text(line) for line in photo_lines(charge.photo, names)],
+                      expand=True),
+        ], vertical_alignment=ft.CrossAxisAlignment.START)]
+
+    return PhotoTool(f"Read {name}'s cards from a photo", read_hand_photo, show=show,
+                     on_result=lambda photo: edit(
+                         lambda d: fill_from_photo(d, player, photo.cards, photo.unsure)))
+
+
+def charge_section(draft: Draft, charge: ChargeDraft, names: Mapping[str, str],
+                   edit: Edit) -> ft.Control:
     """One loser's line: his points so far, how they are entered, and the field or the cards."""
     player, by_cards = charge.player, charge.entry is Entry.CARDS
+    name = names.get(player, player)
     so_far = points(charge)
     problem = field_problem(draft, charge)
     if by_cards:
         field: list[ft.Control] = [
+            hand_photo(charge, names, edit),  # first: its place, so its state, stays put
             ft.Text(card_list(charge.cards) if charge.cards else "No cards tapped yet."),
             *problem_text(problem),
             *([ft.Text(f"{name}'s cards: pick a colour, then tap the numbers."),
@@ -208,7 +235,7 @@ def PlazaEntry(context: EntryContext):
                        primary=player == draft.winner)
                 for player in state.seating.seats], wrap=True),
         *problem_text(winner_problem(draft)),
-        *([charge_section(draft, charge, name(charge.player), edit) for charge in draft.losers]
+        *([charge_section(draft, charge, context.names, edit) for charge in draft.losers]
           if draft.winner else [ft.Text("Then enter what each other player still holds.")]),
         *problem_text(draft.problem),
         action(f"Save corrected hand {draft.hand}" if correcting else f"Record hand {draft.hand}",

@@ -34,6 +34,31 @@ class Entry(enum.Enum):
     CARDS = "cards"
 
 
+class Why(enum.Enum):
+    """Why a card read from a photo was not put into a player's cards."""
+
+    CHARGED = "already charged to"  # to another player in this hand: one of each card (P1)
+    TWICE = "read twice on the photo"
+    FULL = f"a hand holds at most {MAX_HAND} cards (P3)"
+
+
+@dataclass(frozen=True)
+class NotTaken:
+    card: Card
+    why: Why
+    holder: PlayerId | None = None  # the player the card is already charged to (Why.CHARGED)
+
+
+@dataclass(frozen=True)
+class PhotoFill:
+    """What the last photo of a player's cards gave: how many were read and put in, which
+    were not taken and why, and how many cards the reader could not read."""
+
+    taken: int
+    not_taken: tuple[NotTaken, ...]
+    unsure: int
+
+
 @dataclass(frozen=True)
 class ChargeDraft:
     player: PlayerId
@@ -41,7 +66,9 @@ class ChargeDraft:
     text: str = ""  # the total as typed
     cards: tuple[Card, ...] = ()  # the cards tapped, in Plaza order
     colour: Colour = Colour.RED  # the colour whose numbers are on show
-    from_photo: bool = False  # kept from a corrected entry until the table changes this charge
+    from_photo: bool = False  # filled from a photo (or kept from a corrected entry) until the
+    # table changes this charge by hand
+    photo: PhotoFill | None = None  # what the last photo of these cards gave, said on the field
     problem: str | None = None  # a refused tap, shown on this player's field
 
 
@@ -143,6 +170,37 @@ def toggled(cards: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
     return tuple(c for c in cards if c != card) if card in cards else tuple(sorted((*cards, card)))
 
 
+def fill_from_photo(draft: Draft, player: PlayerId, read: tuple[Card, ...],
+                    unsure: int) -> Draft:
+    """Put the cards a photo shows into a player's cards, for the table to confirm with the save.
+
+    The photo shows the whole hand, so it replaces the cards tapped so far, unless it gave no
+    card at all. A card already charged to another player in this hand (P1), one read twice,
+    or one past the eleventh (P3) is not taken, and the field says which and why.
+    """
+    charged = holders(draft, player)
+    taken: list[Card] = []
+    not_taken: list[NotTaken] = []
+    for card in read:
+        if card in charged:
+            not_taken.append(NotTaken(card, Why.CHARGED, charged[card]))
+        elif card in taken:
+            not_taken.append(NotTaken(card, Why.TWICE))
+        elif len(taken) >= MAX_HAND:
+            not_taken.append(NotTaken(card, Why.FULL))
+        else:
+            taken.append(card)
+    fill = PhotoFill(len(taken), tuple(not_taken), unsure)
+    charge = draft.charge(player)
+    if taken:
+        cards = tuple(sorted(taken))
+        charge = replace(charge, entry=Entry.CARDS, cards=cards, colour=cards[0].colour,
+                         from_photo=True)
+    charges = tuple(replace(charge, photo=fill, problem=None) if c.player == player else c
+                    for c in draft.charges)
+    return replace(draft, charges=charges, open=player, problem=None)
+
+
 def refuse(draft: Draft, reason: str) -> Draft:
     return replace(draft, problem=reason)
 
@@ -200,8 +258,13 @@ def points(charge: ChargeDraft) -> int | None:
 
 def held_by_others(draft: Draft, player: PlayerId) -> frozenset[Card]:
     """Cards already charged to another player in this hand: the pack has one of each (P1)."""
-    return frozenset(card for charge in draft.losers if charge.player != player
-                     and charge.entry is Entry.CARDS for card in charge.cards)
+    return frozenset(holders(draft, player))
+
+
+def holders(draft: Draft, player: PlayerId) -> Mapping[Card, PlayerId]:
+    """Each card already charged to another player in this hand, and to whom (P1)."""
+    return {card: charge.player for charge in draft.losers if charge.player != player
+            and charge.entry is Entry.CARDS for card in charge.cards}
 
 
 def hand_event(draft: Draft) -> HandPlayed | None:
@@ -240,6 +303,31 @@ def hand_heading(state: PlazaState, names: Mapping[str, str]) -> str:
 
 def card_list(cards: tuple[Card, ...]) -> str:
     return ", ".join(str(card) for card in cards)
+
+
+def photo_lines(fill: PhotoFill, names: Mapping[str, str]) -> tuple[str, ...]:
+    """What a photo of a player's cards gave, said plainly on his field."""
+    def cards(count: int) -> str:
+        return "1 card" if count == 1 else f"{count} cards"
+
+    def them(count: int) -> str:
+        return "it" if count == 1 else "them"
+
+    if not fill.taken and not fill.not_taken and not fill.unsure:
+        return ("No cards found on this photo: tap the cards in by hand.",)
+    lines = []
+    if fill.taken:
+        lines.append(f"{cards(fill.taken)} read from the photo: check {them(fill.taken)}, "
+                     f"then record the hand.")
+    if fill.not_taken:
+        reasons = ", ".join(
+            f"{item.card} ({item.why.value}"
+            + (f" {names.get(item.holder, item.holder)})" if item.holder else ")")
+            for item in fill.not_taken)
+        lines.append(f"Not taken: {reasons}.")
+    if fill.unsure:
+        lines.append(f"{cards(fill.unsure)} could not be read: tap {them(fill.unsure)} in by hand.")
+    return tuple(lines)
 
 
 def describe(event: HandPlayed, names: Mapping[str, str]) -> str:
