@@ -41,6 +41,7 @@ from storage.model import (
     NotFound,
     RecoveryNotice,
     summarize,
+    summary_from_json,
 )
 from storage.pictures import PictureStore, folder_pictures, memory_pictures
 
@@ -272,7 +273,7 @@ class MatchRepository:
         context = self._context
         if context.summaries is None or context.summaries_of is not context.index:
             context.summaries_of = context.index
-            context.summaries = {MatchId(doc["id"]): from_json(MatchSummary, dict(doc))
+            context.summaries = {MatchId(doc["id"]): summary_from_json(doc)
                                  for doc in self._table().all()}
         return context.summaries
 

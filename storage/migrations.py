@@ -6,7 +6,10 @@ hold the documented match format (companion.core.match, `format` field), version
 Versions:
   0  the first layout, before the index carried a version: players had no `archived` flag.
   1  players carry `archived`; a night without a place stored the empty string.
-  2  (current) a night without a place stores null, so "no place" has a single spelling.
+  2  a night without a place stores null, so "no place" has a single spelling.
+  3  (current) match summaries carry each player's figures of a finished game (statistics read
+     summaries only). Older summaries are dropped: opening files every match file the index
+     lacks again (MatchRepository.refile), which replays each match once.
 
 Each step takes the index's tables as read from disk and returns them at the next version.
 """
@@ -45,10 +48,15 @@ def _empty_place_becomes_null(tables: Tables) -> Tables:
     return {**tables, "nights": nights}
 
 
+def _summaries_filed_again(tables: Tables) -> Tables:
+    return {name: table for name, table in tables.items() if name != "matches"}
+
+
 # MIGRATIONS[n] turns version n into version n + 1.
 MIGRATIONS: tuple[Migration, ...] = (
     _players_get_archived_flag,
     _empty_place_becomes_null,
+    _summaries_filed_again,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -18,7 +18,7 @@ from companion.games.tabit import TabitState
 from companion.games.tablanette import TablanetteState
 from companion.games.tableau import TableauState
 from companion.games.tableau_solitaire import SolitaireState
-from companion.history.stats import HistoryStatistics, PlayedMatch, Status
+from companion.history.stats import HistoryStatistics, Outcome, PlayedMatch, Status
 
 Cell = str | int | float | None
 
@@ -105,9 +105,9 @@ def _months_between(first: str, last: str) -> list[str]:
     return months
 
 
-def games_per_month(matches: Iterable[PlayedMatch]) -> ChartTable:
+def games_per_month(matches: Iterable[Outcome]) -> ChartTable:
     """Finished and abandoned matches per month they were started in (G4 shown, apart)."""
-    counts = Counter((entry.match.created_at[:7], entry.status) for entry in matches)
+    counts = Counter((entry.created_at[:7], entry.status) for entry in matches)
     months = sorted({month for month, _ in counts})
     rows = tuple((month, counts[month, Status.FINISHED], counts[month, Status.ABANDONED])
                  for month in (_months_between(months[0], months[-1]) if months else []))

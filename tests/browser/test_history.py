@@ -13,7 +13,7 @@ from dataclasses import replace
 from companion.core.players import Player
 from companion.core.types import NightId
 from companion.games.registry import game_for
-from companion.history.stats import HistoryStatistics, WinRecord, history_statistics, played_matches
+from companion.history.stats import HistoryStatistics, WinRecord, history_statistics, outcomes
 from storage import open_library
 from storage.model import Night
 from tests.browser.conftest import controls_outside, screenshot
@@ -42,7 +42,7 @@ def store_history(app_server) -> None:
 
 
 def statistics_of(matches) -> HistoryStatistics:
-    return history_statistics(played_matches(matches, game_for))
+    return history_statistics(outcomes(matches, game_for))
 
 
 def shown_record(record: WinRecord) -> str:

@@ -22,6 +22,7 @@ from companion.history.stats import (
     every_head_to_head,
     head_to_head,
     history_statistics,
+    outcomes,
     played_matches,
 )
 from tests.history.histories import (
@@ -42,8 +43,14 @@ def history():
 
 
 @pytest.fixture(scope="module")
-def stats(history):
-    return history_statistics(history)
+def results(history):
+    """Each match's outcome, what statistics read."""
+    return tuple(entry.outcome for entry in history)
+
+
+@pytest.fixture(scope="module")
+def stats(results):
+    return history_statistics(results)
 
 
 def test_statuses_are_read_off_the_replayed_states(history):
@@ -120,7 +127,7 @@ def test_windmill_statistics_run_across_sessions_in_order():
                 *attempt("2026-04-02T11:00:00+00:00", "2026-04-02T11:05:00+00:00", 30),
                 SessionEnded()]),
     ]
-    figures = history_statistics(played_matches(sessions, game_for)).of(ANN).of_game(
+    figures = history_statistics(outcomes(sessions, game_for)).of(ANN).of_game(
         "windmill").figures
     assert (figures.attempts, figures.wins, figures.best_seconds) == (3, 2, 900.0)
     assert (figures.current_streak, figures.longest_streak) == (0, 2)
@@ -139,7 +146,7 @@ def test_tablanette_average_points_per_pack_and_tablanettes_made_N4_N6():
     # so 7 packs take her past 251 (N7); bob scores nothing.
     match = played("t1", "tablanette", (ANN, BOB), TablanetteOptions(), "2026-05-01T19:00:00+00:00",
                    [tablanette_pack((20,))] * 7)
-    stats = history_statistics(played_matches([match], game_for))
+    stats = history_statistics(outcomes([match], game_for))
     assert stats.of(ANN).of_game("tablanette").figures == TablanetteFigures(7, 41.0, 7)
     assert stats.of(BOB).of_game("tablanette").figures == TablanetteFigures(7, 0.0, 0)
     assert stats.of(ANN).overall.wins == 1
@@ -154,33 +161,33 @@ def test_solitaire_best_time_per_number_of_pictures_over_sessions_T8():
                     "2026-06-02T10:00:00+00:00",
                     [Attempt(3, True, seconds=150.0), Attempt(4, True, seconds=450.0),
                      SessionEnds()])
-    figures = history_statistics(played_matches([first, second], game_for)).of(ANN).of_game(
+    figures = history_statistics(outcomes([first, second], game_for)).of(ANN).of_game(
         "tableau_solitaire").figures
     # The unfinished 90-second attempt sets no best time.
     assert figures.best_times == (BestSolitaireTime(3, 150.0), BestSolitaireTime(4, 400.0))
     assert (figures.attempts, figures.finished_attempts) == (5, 4)
 
 
-def test_head_to_head_counts_only_matches_both_finished(history):
-    record = head_to_head(history, ANN, BOB)
+def test_head_to_head_counts_only_matches_both_finished(results):
+    record = head_to_head(results, ANN, BOB)
     # m1 ann, m2 shared, m3 ann, m5 bob; the abandoned m4 and unfinished m7 are left out.
     assert (record.played, record.first_wins, record.second_wins, record.shared,
             record.neither) == (4, 2, 1, 1, 0)
-    assert head_to_head(history, BOB, CY).first_wins == 1
-    assert head_to_head(history, CY, PlayerId("dee")).played == 0
+    assert head_to_head(results, BOB, CY).first_wins == 1
+    assert head_to_head(results, CY, PlayerId("dee")).played == 0
 
 
-def test_every_head_to_head_in_one_pass_agrees_with_each_pair(history):
-    records = every_head_to_head(history)
+def test_every_head_to_head_in_one_pass_agrees_with_each_pair(results):
+    records = every_head_to_head(results)
     assert [(record.first, record.second) for record in records] == [
         (ANN, BOB), (ANN, CY), (BOB, CY)]
-    assert records == tuple(head_to_head(history, record.first, record.second)
+    assert records == tuple(head_to_head(results, record.first, record.second)
                             for record in records)
 
 
-def test_head_to_head_needs_two_players(history):
+def test_head_to_head_needs_two_players(results):
     with pytest.raises(InvalidSetup, match="two different players"):
-        head_to_head(history, ANN, ANN)
+        head_to_head(results, ANN, ANN)
 
 
 def test_running_totals_of_a_plaza_game_hand_by_hand(history):
@@ -201,9 +208,9 @@ def test_win_rates_chart_as_a_table(stats):
     assert table.rows == (("Ann", 5, 4, 80.0), ("bob", 4, 2, 50.0), ("cy", 1, 0, 0.0))
 
 
-def test_games_per_month_shows_quiet_months_and_abandoned_apart_G4(history):
+def test_games_per_month_shows_quiet_months_and_abandoned_apart_G4(results):
     late = played("m8", "plaza", (ANN, BOB), None, "2026-06-20T19:00:00+00:00", [])
-    table = games_per_month([*history, *played_matches([late], game_for)])
+    table = games_per_month([*results, *outcomes([late], game_for)])
     assert table.rows == (("2026-01", 2, 0), ("2026-02", 1, 1), ("2026-03", 2, 0),
                           ("2026-04", 0, 0), ("2026-05", 0, 0), ("2026-06", 0, 0))
 
@@ -211,7 +218,7 @@ def test_games_per_month_shows_quiet_months_and_abandoned_apart_G4(history):
 def test_games_per_month_across_a_new_year():
     matches = [played(f"y{n}", "plaza", (ANN, BOB), None, at, [])
                for n, at in enumerate(("2025-11-30T20:00:00+00:00", "2026-01-02T20:00:00+00:00"))]
-    table = games_per_month(played_matches(matches, game_for))
+    table = games_per_month(outcomes(matches, game_for))
     assert [row[0] for row in table.rows] == ["2025-11", "2025-12", "2026-01"]
 
 

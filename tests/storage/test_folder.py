@@ -221,7 +221,7 @@ def test_version_0_folder_is_migrated_and_its_matches_filed(tmp_path):
         assert events_of(library) == (scored(1),)
         (backup,) = library.list_backups()
     index = json.loads((tmp_path / "index.json").read_text())
-    assert index["meta"]["1"]["schema"] == SCHEMA_VERSION == 2
+    assert index["meta"]["1"]["schema"] == SCHEMA_VERSION == 3
     # The data as it was before the migration is kept in the backup taken on opening.
     assert "meta" not in json.loads((tmp_path / "backups" / backup.id / "index.json").read_text())
 

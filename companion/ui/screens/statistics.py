@@ -1,7 +1,9 @@
 """Statistics: per player overall and per game, head-to-head, and charts (issue 5).
 
-Computed from storage each time the screen opens, so a match reopened and corrected (G2) is
-reflected at once; abandoned matches (G4) count in no win statistic (companion.history.stats).
+Computed each time the screen opens from the match summaries the library keeps (each holds its
+match's outcome and figures, rewritten whenever the match changes), so a match reopened and
+corrected (G2) is reflected at once and no match file is read; abandoned matches (G4) count in no
+win statistic (companion.history.stats).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from companion.history.charts import games_per_month, win_rates
 from companion.history.stats import (
     Figures,
     GameStatistics,
-    PlayedMatch,
+    Outcome,
     PlazaFigures,
     SolitaireFigures,
     TabitFigures,
@@ -26,7 +28,6 @@ from companion.history.stats import (
     WinRecord,
     head_to_head,
     history_statistics,
-    played_match,
 )
 from companion.ui.routes import HOME, Navigate, Route
 from companion.ui.screens.charts import bar_chart
@@ -35,12 +36,9 @@ from companion.ui.services import Services
 from companion.ui.widgets import back, heading
 
 
-def played_history(services: Services) -> tuple[PlayedMatch, ...]:
-    """Every stored match with its outcome (the library keeps replayed states once loaded)."""
-    matches = services.storage.matches
-    return tuple(played_match(matches.get(summary.id), services.game(summary.game),
-                              matches.state(summary.id))
-                 for summary in matches.summaries())
+def stored_outcomes(services: Services) -> tuple[Outcome, ...]:
+    """Every stored match's outcome, read off its summary (no match file is opened)."""
+    return tuple(summary.outcome for summary in services.storage.matches.summaries())
 
 
 def counted(count: int, word: str) -> str:
@@ -104,7 +102,7 @@ def game_block(entry: GameStatistics, services: Services) -> ft.Control:
     ], spacing=2)
 
 
-def head_to_head_text(played: tuple[PlayedMatch, ...], first: PlayerId, second: PlayerId,
+def head_to_head_text(played: tuple[Outcome, ...], first: PlayerId, second: PlayerId,
                       names: Mapping[str, str]) -> str:
     record = head_to_head(played, first, second)
     one, other = names.get(first, first), names.get(second, second)
@@ -117,7 +115,7 @@ class Computed:
     """Every match's outcome and the statistics over them (compared by identity: a new load is a
     new value, and ten thousand matches are never compared field by field)."""
 
-    def __init__(self, played: tuple[PlayedMatch, ...]) -> None:
+    def __init__(self, played: tuple[Outcome, ...]) -> None:
         self.played = played
         self.statistics = history_statistics(played)
 
@@ -130,8 +128,8 @@ def StatisticsScreen(services: Services, navigate: Navigate):
     rival, set_rival = ft.use_state(None)
 
     async def compute() -> None:
-        # The first time after start-up every match file is read and replayed: off the UI loop.
-        set_computed(await asyncio.to_thread(lambda: Computed(played_history(services))))
+        # A tenth of a second or so over thousands of matches: off the UI loop all the same.
+        set_computed(await asyncio.to_thread(lambda: Computed(stored_outcomes(services))))
 
     ft.use_effect(compute, [])
 
@@ -139,7 +137,7 @@ def StatisticsScreen(services: Services, navigate: Navigate):
            ft.TextButton("History", on_click=lambda _: navigate(Route("history")), height=48)]
     if computed is None:
         return ft.Column([*top, ft.Row([ft.ProgressRing(width=24, height=24),
-                                        ft.Text("Reading every game…")])])
+                                        ft.Text("Counting every game…")])])
     played, stats = computed.played, computed.statistics
     ordered = sorted((entry.player for entry in stats.players),
                      key=lambda player: names.get(player, player).casefold())
