@@ -321,8 +321,13 @@ def titles_panel(state: TableauState, draft: Draft, name: Names, change: Changer
                    lambda _, i=entry.id: change(lambda d: replace(d, picture_set=i, titles=())),
                    primary=entry is chosen)
             for entry in pictures.sets], wrap=True))
+    seats = state.table.seating.seats
+    if len(chosen.titles) < len(seats):  # T1: one picture per player
+        controls.append(ft.Text(f"The set {chosen.title} has {plural(len(chosen.titles), 'picture')} "
+                                f"for {len(seats)} players: each player needs his own.",
+                                color=ft.Colors.ERROR))
     held = dict(draft.titles)
-    for player in state.table.seating.seats:
+    for player in seats:
         controls += [
             ft.Text(f"{name(player)}'s picture"),
             ft.Row([action(f"{name(player)}: {title}",
