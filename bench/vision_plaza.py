@@ -100,9 +100,10 @@ def main() -> None:
         if not hand:
             plaza_totals["photos"] += 1
             truth = check_layout(placed.card for placed in photo.cards).legal
-            plaza_totals["uncertain"] += reading.legal is None
+            plaza_totals["warned"] += bool(reading.unsure)
             plaza_totals["verdict right"] += reading.legal == truth
-            plaza_totals["verdict wrong"] += reading.legal is not None and reading.legal != truth
+            plaza_totals["verdict wrong"] += reading.legal != truth
+            plaza_totals["wrong unwarned"] += reading.legal != truth and not reading.unsure
         if arguments.show_errors and not counts["exact"]:
             details = {k: v for k, v in counts.items() if k.startswith("wrong:") or
                        k in ("missed", "extra", "unsure", "extra_unsure") and v}
@@ -118,7 +119,8 @@ def main() -> None:
           f"missed: {totals['missed'] / cards:.4f}   extra cards: {totals['extra']}, "
           f"extra unsure: {totals['extra_unsure']}")
     print(f"plaza verdicts: {plaza_totals['verdict right']} right, "
-          f"{plaza_totals['verdict wrong']} wrong, {plaza_totals['uncertain']} uncertain "
+          f"{plaza_totals['verdict wrong']} wrong ({plaza_totals['wrong unwarned']} of them "
+          f"without an unreadable-cards warning), {plaza_totals['warned']} warned "
           f"of {plaza_totals['photos']}")
     print(f"time per photo, decode + read, one core: median {np.median(read_ms):.0f} ms, "
           f"p95 {np.percentile(read_ms, 95):.0f} ms (decode alone: median "

@@ -16,8 +16,9 @@ The pipeline anchors on the big printed numerals, because card outlines fail whe
    gives its way up, and without a bar 6 and 9 stay even. On a Plaza a hesitant numeral takes
    the number its next neighbours along the row and column allow (P5).
 4. A numeral read with low confidence becomes an unsure card: never a guess, since one wrong card
-   flips a Plaza's legality; the verdict is then left open. Readings whose card would not be
-   mostly paper, and regions that are not card-shaped and hold no sure card, are table.
+   flips a Plaza's legality; the verdict is then P5 on the cards read, with a warning that it
+   may change. Readings whose card would not be mostly paper, and regions that are not
+   card-shaped and hold no sure card, are table.
 5. Regions where nothing was read are read again with the card size taken from the cards read
    (one pack, one size): a lone card whose outline a picture or the table cut is found then.
 """
@@ -64,7 +65,7 @@ class PlazaReading:
     cards: tuple[SeenCard, ...]
     unsure: tuple[UnsureCard, ...]
     grid: tuple[tuple[Card | None, ...], ...]  # one row per colour (Colour order), 12 columns
-    legal: bool | None  # None: unsure cards make the verdict uncertain
+    legal: bool  # P5 on the cards read; with unsure cards, "problems" says it may change
     problems: tuple[str, ...]
     offending: tuple[Card, ...]  # the cards that break P5
 
@@ -77,7 +78,7 @@ class HandReading:
 
 
 def read_plaza(image: np.ndarray) -> PlazaReading:
-    """Every card on a Plaza photo, the P5 grid and verdict (uncertain when cards are unsure)."""
+    """Every card on a Plaza photo, the P5 grid, and the P5 verdict on the cards read."""
     cards, unsure = _read_cards(image, on_plaza=True)
     grid = [[None] * 12 for _ in COLOURS]
     for seen in cards:
@@ -85,12 +86,17 @@ def read_plaza(image: np.ndarray) -> PlazaReading:
     verdict = check_layout(seen.card for seen in cards)
     problems = tuple(problem.reason for problem in verdict.problems)
     if unsure:
-        # A missed card can make a stranded card legal or the reverse: do not decide.
-        problems += (f"{len(unsure)} card(s) could not be read for sure: check them, "
-                     f"or take a sharper photo, before trusting the verdict.",)
+        # A card not read can make a stranded card legal or the reverse: the verdict holds for
+        # the cards read, and says so.
+        problems += (f"{_count(len(unsure), 'card')} could not be read: "
+                     f"retake the photo for a sure verdict.",)
     return PlazaReading(cards=cards, unsure=unsure, grid=tuple(map(tuple, grid)),
-                        legal=None if unsure else verdict.legal, problems=problems,
+                        legal=verdict.legal, problems=problems,
                         offending=tuple(problem.card for problem in verdict.problems))
+
+
+def _count(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def read_hand(image: np.ndarray) -> HandReading:
@@ -175,22 +181,32 @@ def _read_cards(image: np.ndarray, on_plaza: bool
     edges = cv2.Canny(cv2.cvtColor(small[::2, ::2], cv2.COLOR_BGR2GRAY), 25, 50)
     ink_half = (_channel_min(normalised[::2, ::2]) < 1 - INK).astype(np.uint8)
     edges[cv2.dilate(ink_half, np.ones((5, 5), np.uint8)) > 0] = 0
-    found: list[tuple[SeenCard | UnsureCard, float]] = []
+    found: list[_Reading] = []
     empty: list[_Region] = []
-    for region in _regions(paper & (cv2.dilate(edges, np.ones((2, 2), np.uint8)) == 0)):
-        read = _read_region(normalised, paper, region, scale, on_plaza)
+    regions = _regions(paper & (cv2.dilate(edges, np.ones((2, 2), np.uint8)) == 0))
+    # Lone cards first: their outlines tell the axes well. Cards on a Plaza lie alike (turned
+    # 180° at most), so blocks are read along the lone cards' axes: along the other axis,
+    # numerals lying sideways can pass for others (a 5 for a 10) in an unseen typeface.
+    regions.sort(key=lambda region: not region.card_shaped)
+    axis = None
+    for region in regions:
+        if on_plaza and axis is None and not region.card_shaped:
+            axis = _row_axis(found)
+        read = _read_region(normalised, paper, region, scale, on_plaza, axis=axis)
         found += read
         if not read:
             empty.append(region)
     # A lone card whose outline is lost (a picture or the table's edge cuts its paper) has only
     # its numeral to size it by, which varies between decks; the cards already read are the same
     # pack, so their width sizes it better, and its paper can then be checked.
-    widths = [math.dist(*item.corners[:2]) * scale for item, _ in found
-              if isinstance(item, SeenCard)]
+    widths = [math.dist(*reading.item.corners[:2]) * scale for reading in found
+              if isinstance(reading.item, SeenCard)]
     if len(widths) >= 2:
         width = float(np.median(widths))
         for region in empty:
-            found += _read_region(normalised, paper, region, scale, on_plaza, width)
+            found += _read_region(normalised, paper, region, scale, on_plaza, width, axis)
+    if on_plaza:
+        found = _settle_on_grid(found)
     return _settle_duplicates(found)
 
 
@@ -253,11 +269,12 @@ def _regions(paper: np.ndarray) -> list[_Region]:
 
 
 def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, scale: float,
-                 on_plaza: bool, card_width: float | None = None
-                 ) -> list[tuple[SeenCard | UnsureCard, float]]:
-    """The cards of one paper region, read along whichever of its two axes reads best. A region
-    without a lone card's outline must hold a card read for sure, else it is pale table."""
-    best: list[tuple[SeenCard | UnsureCard, float]] = []
+                 on_plaza: bool, card_width: float | None = None, axis: float | None = None
+                 ) -> list[_Reading]:
+    """The cards of one paper region, read along whichever of its two axes reads best (or, given
+    the rows' `axis` in radians, along the one nearer to it). A region without a lone card's
+    outline must hold a card read for sure, else it is pale table."""
+    best: list[_Reading] = []
     best_score = -math.inf
     angles = [region.rect[2]]
     if not region.card_shaped:  # a block's outline is ragged: its edges tell the axes better
@@ -266,11 +283,16 @@ def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, sca
             angles.append(edges)
     for angle in angles:
         for turn in (0.0, 90.0):
+            # The frame's rows run along (cos, sin) of its angle in the photo.
+            if axis is not None and \
+                    abs((math.radians(angle + turn) - axis + math.pi / 2) % math.pi
+                        - math.pi / 2) > math.pi / 4:
+                continue
             cards, score = _read_upright(normalised, paper, region, angle + turn, scale,
                                          on_plaza, card_width)
             if score > best_score:
                 best, best_score = cards, score
-    if region.card_shaped or any(isinstance(card, SeenCard) for card, _ in best):
+    if region.card_shaped or any(isinstance(reading.item, SeenCard) for reading in best):
         return best
     return []
 
@@ -298,7 +320,7 @@ def _edge_angle(normalised: np.ndarray, region: _Region) -> float:
 
 def _read_upright(normalised: np.ndarray, paper: np.ndarray, region: _Region, angle: float,
                   scale: float, on_plaza: bool, card_width: float | None
-                  ) -> tuple[list[tuple[SeenCard | UnsureCard, float]], float]:
+                  ) -> tuple[list[_Reading], float]:
     (cx, cy), (w, h), _ = region.rect
     if angle % 180 != region.rect[2] % 180:
         w, h = h, w
@@ -328,9 +350,16 @@ def _read_upright(normalised: np.ndarray, paper: np.ndarray, region: _Region, an
              for numeral in numerals]
     # Along the wrong axis the numerals lie sideways and are rejected, and what does read (a bar
     # as a 1) is small or unsure: weigh readings by size, less the size of what did not read.
-    score = sum(float(_number_probabilities(numeral).max()) ** 2 * numeral.box[2] * numeral.box[3]
+    # An unmarked 6 or 9 is a sure shape whose way up is unknown: it counts as sure here.
+    score = sum(_shape_odds(numeral) ** 2 * numeral.box[2] * numeral.box[3]
                 for numeral in numerals) - unread
     return found, score
+
+
+def _shape_odds(numeral: _Numeral) -> float:
+    """How sure the classifier is of the numeral's shape, taking 6 and 9 as one shape."""
+    odds = _number_probabilities(numeral)
+    return float(max(odds.max(), odds[5] + odds[8]))
 
 
 class _PaperShare:
@@ -535,6 +564,85 @@ def _settle_by_place(numerals: list[_Numeral], card_size: tuple[float, float]
     return settled
 
 
+def _row_axis(found: list[_Reading]) -> float | None:
+    """The rows' direction in the photo (radians, mod pi) from the cards read for sure; cards on
+    a Plaza lie alike. None without two such cards."""
+    tops = np.array([r.frame[1] - r.frame[0] for r in found if isinstance(r.item, SeenCard)])
+    if len(tops) < 2:
+        return None
+    return float(np.angle(np.sum(np.exp(2j * np.arctan2(tops[:, 1], tops[:, 0]))))) / 2
+
+
+def _settle_on_grid(found: list[_Reading]) -> list[_Reading]:
+    """P5 fixes a card's column by its number, across the whole Plaza: an unsure card whose
+    classifier hesitates between numbers far apart (an unmarked 6 or 9 turned, in a column of
+    its own) takes the one its place among the nearest sure cards predicts. Rows and blocks are
+    crossed, unlike _settle_by_place, and a settled card helps settle the next one along a
+    column. Only a clear winner is taken (within 0.75 of a column, the others more than 1.75
+    away): a tilted photo bends the grid."""
+    for _ in range(4):
+        settled = _settle_on_grid_once(found)
+        if sum(isinstance(r.item, SeenCard) for r in settled) \
+                == sum(isinstance(r.item, SeenCard) for r in found):
+            return settled
+        found = settled
+    return found
+
+
+def _settle_on_grid_once(found: list[_Reading]) -> list[_Reading]:
+    sure = [r for r in found if isinstance(r.item, SeenCard)
+            and _number_odds(r.probabilities).max() >= 0.97]
+    axis = _row_axis(sure)
+    if axis is None:
+        return found
+    frames = np.array([r.frame for r in sure])
+    tops = frames[:, 1] - frames[:, 0]
+    along = np.array([math.cos(axis), math.sin(axis)])
+    centres = frames.mean(axis=1)
+    widths = np.linalg.norm(tops, axis=1)
+    numbers = np.array([r.item.card.number for r in sure])
+    columns = centres @ along / widths
+    # Which way the numbers grow along `along`: every pair of sure cards in different columns.
+    growth = np.sign(numbers[:, None] - numbers[None, :]) \
+        * np.sign(columns[:, None] - columns[None, :])
+    votes = float(growth[np.abs(columns[:, None] - columns[None, :]) > 0.5].sum())
+    direction = int(np.sign(votes)) if abs(votes) >= 4 else 0
+    settled = []
+    for reading in found:
+        odds = _number_odds(reading.probabilities)
+        candidates = [n for n in range(1, 13) if odds[n - 1] >= 0.2]
+        if isinstance(reading.item, SeenCard) or not candidates:
+            settled.append(reading)
+            continue
+        centre = reading.frame.mean(axis=0)
+        distances = np.linalg.norm(centres - centre, axis=1)
+        nearest = np.argsort(distances)[:4]
+        nearest = nearest[distances[nearest] < 8 * widths[nearest]]
+        if not nearest.size:
+            settled.append(reading)
+            continue
+        offsets = (centre - centres[nearest]) @ along / widths[nearest]
+        ways = (direction,) if direction else (1, -1)
+        # How far (in columns) each candidate is from where each near sure card puts it.
+        misses = np.array([[min(abs(n - numbers[j] - way * offset) for way in ways)
+                            for j, offset in zip(nearest, offsets, strict=True)]
+                           for n in candidates])
+        miss = np.median(misses, axis=1)
+        order = np.argsort(miss)
+        if miss[order[0]] > 0.75 or (len(order) > 1 and miss[order[1]] < 1.75):
+            settled.append(reading)
+            continue
+        number = candidates[order[0]]
+        up, down = reading.probabilities[2 * number - 2], reading.probabilities[2 * number - 1]
+        probabilities = np.zeros_like(reading.probabilities)
+        probabilities[2 * number - 2 if up >= down else 2 * number - 1] = \
+            0.9 + 0.1 * odds[number - 1]
+        probabilities[REJECT] = 1 - probabilities.sum()
+        settled.append(_judged(reading.frame, probabilities, reading.colour,
+                               reading.colour_confidence))
+    return settled
+
+
 def _card_box(numeral: _Numeral, card_size: tuple[float, float]
               ) -> tuple[float, float, float, float]:
     """The card around a numeral (printed at the card's centre), upright frame: x0, y0, x1, y1."""
@@ -544,31 +652,52 @@ def _card_box(numeral: _Numeral, card_size: tuple[float, float]
         cy + card_size[1] / 2
 
 
+@dataclass(frozen=True)
+class _Reading:
+    """A card as read, with what was seen of it: its place on the Plaza can still settle it."""
+    item: SeenCard | UnsureCard
+    confidence: float
+    frame: np.ndarray  # the card's corners (photo pixels) in the order of the frame it was read in
+    probabilities: np.ndarray  # the numeral's classes, as in _Numeral
+    colour: Colour
+    colour_confidence: float
+
+
 def _card_from(numeral: _Numeral, upright: np.ndarray, ink: np.ndarray, labels: np.ndarray,
-               card_size: tuple[float, float], back: np.ndarray, scale: float
-               ) -> tuple[SeenCard | UnsureCard, float]:
-    down = numeral.probabilities[1:REJECT:2].sum() > numeral.probabilities[0:REJECT:2].sum()
+               card_size: tuple[float, float], back: np.ndarray, scale: float) -> _Reading:
     x0, y0, x1, y1 = _card_box(numeral, card_size)
     box = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
-    if down:  # the card's own top-left is at the bottom-right
-        box = np.roll(box, 2, axis=0)
-    photo = (box @ back[:, :2].T + back[:, 2]) / scale
-    corners = tuple((round(float(px), 1), round(float(py), 1)) for px, py in photo)
-    number_p = _number_probabilities(numeral)
-    number = int(np.argmax(number_p)) + 1
+    frame = (box @ back[:, :2].T + back[:, 2]) / scale
     colour, colour_confidence = ink_colour(upright, ink, labels, numeral)
+    return _judged(frame, numeral.probabilities, colour, colour_confidence)
+
+
+def _judged(frame: np.ndarray, probabilities: np.ndarray, colour: Colour,
+            colour_confidence: float) -> _Reading:
+    """A sure card when number and colour together are confident enough, else an unsure one."""
+    down = probabilities[1:REJECT:2].sum() > probabilities[0:REJECT:2].sum()
+    # Turned 180°, the card's own top-left is at the frame's bottom-right.
+    corners = tuple((round(float(x), 1), round(float(y), 1))
+                    for x, y in (np.roll(frame, 2, axis=0) if down else frame))
+    number_p = _number_odds(probabilities)
+    number = int(np.argmax(number_p)) + 1
     confidence = float(number_p[number - 1]) * colour_confidence
-    if confidence < SURE:
-        return UnsureCard(corners=corners), confidence
-    return SeenCard(Card(colour, number), corners, round(confidence, 3)), confidence
+    item = SeenCard(Card(colour, number), corners, round(confidence, 3)) if confidence >= SURE \
+        else UnsureCard(corners=corners)
+    return _Reading(item, confidence, frame, probabilities, colour, colour_confidence)
 
 
 def _number_probabilities(numeral: _Numeral) -> np.ndarray:
     """P(number 1..12), whichever way up."""
-    return numeral.probabilities[0:REJECT:2] + numeral.probabilities[1:REJECT:2]
+    return _number_odds(numeral.probabilities)
 
 
-def _settle_duplicates(found: list[tuple[SeenCard | UnsureCard, float]]
+def _number_odds(probabilities: np.ndarray) -> np.ndarray:
+    """P(number 1..12) from the classes (number k+1 up: 2k, turned: 2k+1)."""
+    return probabilities[0:REJECT:2] + probabilities[1:REJECT:2]
+
+
+def _settle_duplicates(found: list[_Reading]
                        ) -> tuple[tuple[SeenCard, ...], tuple[UnsureCard, ...]]:
     """One reading per place, the most confident: overlapping paper regions can read the same
     card twice. The pack has one of each card (P1): a card read at two places keeps its best
@@ -576,7 +705,7 @@ def _settle_duplicates(found: list[tuple[SeenCard | UnsureCard, float]]
     cards: dict[Card, SeenCard] = {}
     unsure: list[UnsureCard] = []
     places: list[tuple[np.ndarray, float]] = []  # centre of each card, a third of its width
-    for item, _ in sorted(found, key=lambda pair: -pair[1]):
+    for item in (reading.item for reading in sorted(found, key=lambda r: -r.confidence)):
         corners = np.array(item.corners)
         centre = corners.mean(axis=0)
         reach = 0.35 * min(np.linalg.norm(corners[1] - corners[0]),

@@ -50,7 +50,9 @@ def _summary(result: dict[str, Any]) -> str:
     unsure = f", {len(result['unsure'])} unsure" if result["unsure"] else ""
     if "total" in result:
         return f"{cards}{unsure}; total {result['total']}"
-    verdict = {True: "legal", False: "NOT legal", None: "legality uncertain"}[result["legal"]]
+    verdict = "legal" if result["legal"] else "NOT legal"
+    if result["unsure"]:
+        verdict += " as far as the readable cards show"
     return f"{cards}{unsure}; {verdict}" + "".join(f"\n  {p}" for p in result["problems"])
 
 
