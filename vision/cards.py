@@ -204,7 +204,9 @@ def _read_cards(image: np.ndarray, on_plaza: bool
     if len(widths) >= 2:
         width = float(np.median(widths))
         for region in empty:
-            found += _read_region(normalised, paper, region, scale, on_plaza, width, axis)
+            (_, _), (w, h), _ = region.rect
+            if w * h >= 0.1 * width * width * CARD_ASPECT:  # a piece of a card, at least
+                found += _read_region(normalised, paper, region, scale, on_plaza, width, axis)
     if on_plaza:
         found = _settle_on_grid(found)
     return _settle_duplicates(found)
@@ -322,9 +324,13 @@ def _read_upright(normalised: np.ndarray, paper: np.ndarray, region: _Region, an
                   scale: float, on_plaza: bool, card_width: float | None
                   ) -> tuple[list[_Reading], float]:
     (cx, cy), (w, h), _ = region.rect
-    if angle % 180 != region.rect[2] % 180:
+    if abs((angle - region.rect[2]) % 180 - 90) < 45:  # read across the rectangle's axes
         w, h = h, w
-    margin = 4
+    # On a Plaza, with the card size known and the frame along the cards' axes, the frame of a
+    # piece of paper reaches half a card beyond it: a numeral as wide as the card can cut its
+    # paper in two, and neither piece holds it whole. (In a hand, cards lie at any angle: a
+    # frame reaching beyond a piece would cut through the next card's numeral.)
+    margin = int(card_width / 2) if card_width and on_plaza and not region.card_shaped else 4
     size = (int(w) + 2 * margin, int(h) + 2 * margin)
     turn = cv2.getRotationMatrix2D((cx, cy), angle, 1.0)
     turn[:, 2] += (size[0] / 2 - cx, size[1] / 2 - cy)
@@ -343,9 +349,13 @@ def _read_upright(normalised: np.ndarray, paper: np.ndarray, region: _Region, an
     card_size = _card_size(numerals, region.card_shaped, (w, h), card_width)
     if on_plaza:  # cards in a hand lie anywhere
         numerals = _settle_by_place(numerals, card_size)
-    # A card is mostly bare paper: a dark blob on a pale patch of table is not a card.
+    # A card is mostly bare paper: a dark blob on a pale patch of table is not a card. A numeral
+    # in the margin beyond the region is its own only when it cut the region's paper (within a
+    # quarter card): further out it is the next card's, perhaps cut short by the frame.
+    reach = margin - (0 if margin == 4 else card_size[0] / 4)
     numerals = [numeral for numeral in numerals
-                if paper_share(*_card_box(numeral, card_size)) >= 0.75]
+                if paper_share(*_card_box(numeral, card_size)) >= 0.75
+                and _inside(numeral.box, reach, size)]
     found = [_card_from(numeral, upright, ink, labels, card_size, back, scale)
              for numeral in numerals]
     # Along the wrong axis the numerals lie sideways and are rejected, and what does read (a bar
@@ -354,6 +364,13 @@ def _read_upright(normalised: np.ndarray, paper: np.ndarray, region: _Region, an
     score = sum(_shape_odds(numeral) ** 2 * numeral.box[2] * numeral.box[3]
                 for numeral in numerals) - unread
     return found, score
+
+
+def _inside(box: tuple[float, float, float, float], margin: float, size: tuple[int, int]
+            ) -> bool:
+    """Whether a box's centre lies `margin` or more inside a frame of `size` (width, height)."""
+    x, y, w, h = box
+    return margin <= x + w / 2 <= size[0] - margin and margin <= y + h / 2 <= size[1] - margin
 
 
 def _shape_odds(numeral: _Numeral) -> float:
