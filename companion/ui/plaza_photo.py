@@ -38,13 +38,18 @@ def check_plaza_photo(data: bytes) -> PhotoCheck:
                   for colour, row in zip(COLOURS, reading.grid, strict=True) if any(row))
     if not reading.cards and not reading.unsure:
         verdict = "No cards found on this photo."
-    elif reading.legal is None:
-        verdict = "Not sure: some cards could not be read (orange on the photo)."
+    elif not reading.cards:
+        verdict = "No card could be read for sure (orange on the photo): retake the photo."
+    elif reading.legal and reading.unsure:  # P5 on the cards read; the others may change it
+        verdict = (f"Legal as far as the readable cards show: the {len(reading.cards)} cards "
+                   f"read are in a run or a column (P5); {len(reading.unsure)} could not be "
+                   f"read (orange on the photo).")
     elif reading.legal:
         verdict = f"Legal: all {len(reading.cards)} cards are in a run or a column (P5)."
     else:
         offending = ", ".join(str(card) for card in reading.offending)
-        verdict = f"Not legal (P5): {offending} (red on the photo)."
+        readable = " as far as the readable cards show" if reading.unsure else ""
+        verdict = f"Not legal (P5){readable}: {offending} (red on the photo)."
     return PhotoCheck(picture=shown_png(annotate(image, reading)), cards=lines, verdict=verdict,
                       problems=reading.problems)
 

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.games.plaza_cards import Card, Colour, check_layout
+from companion.ui.plaza_photo import check_plaza_photo
 from tests.vision.render_plaza import render_photo, tuning_typefaces
 from vision.cards import (
     REJECT,
@@ -89,6 +90,17 @@ def test_unmarked_turned_sixes_and_nines_are_unsure_not_guessed():
     assert reading.legal is check_layout(seen.card for seen in reading.cards).legal
     assert f"{len(reading.unsure)} card" in reading.problems[-1]
     assert "retake the photo for a sure verdict" in reading.problems[-1]
+
+
+def test_the_app_judges_only_as_far_as_the_readable_cards_show():
+    photo = plaza_photo(18, SIXES_AND_NINES)
+    reading = read_plaza(photo.image)
+    check = check_plaza_photo(photo.jpeg)
+    # The black 6 and 9 are not read, so the black 7 and 8 read are stranded (P5), for now.
+    assert reading.unsure and reading.offending == (Card(BK, 7), Card(BK, 8))
+    assert check.verdict == ("Not legal (P5) as far as the readable cards show: 7 Black, "
+                             "8 Black (red on the photo).")
+    assert check.problems == reading.problems
 
 
 SIX_UP, SIX_DOWN, NINE_UP, NINE_DOWN = 10, 11, 16, 17  # classifier classes: 2k, 2k+1 is k+1
@@ -271,10 +283,12 @@ def test_cli_prints_one_json_line_per_photo_in_order(tmp_path):
     good.write_bytes(plaza_photo(11, PRIMER_PLAZA).jpeg)
     bad = tmp_path / "notes.jpg"
     bad.write_text("not a photo")
-    result = run_cli("plaza", str(good), str(bad), str(good), "--json")
+    unsure = tmp_path / "sixes.jpg"
+    unsure.write_bytes(plaza_photo(18, SIXES_AND_NINES).jpeg)  # unmarked 6s and 9s: unsure
+    result = run_cli("plaza", str(good), str(bad), str(good), str(unsure), "--json")
     assert result.returncode == 0, result.stderr
     lines = [json.loads(line) for line in result.stdout.splitlines()]
-    assert [line["photo"] for line in lines] == [str(good), str(bad), str(good)]
+    assert [line["photo"] for line in lines] == [str(good), str(bad), str(good), str(unsure)]
     first = lines[0]
     assert set(first) == {"photo", "cards", "unsure", "legal", "problems", "ms"}
     assert {(c["colour"], c["number"]) for c in first["cards"]} == \
@@ -282,6 +296,12 @@ def test_cli_prints_one_json_line_per_photo_in_order(tmp_path):
     assert all(len(c["corners"]) == 4 and 0 <= c["confidence"] <= 1 for c in first["cards"])
     assert first["legal"] is True
     assert set(lines[1]) == {"photo", "error"}
+    # Unsure cards: the verdict is still true or false (P5 on the cards read), with a warning.
+    last = lines[3]
+    assert last["unsure"] and last["legal"] is check_layout(
+        Card(Colour(c["colour"]), c["number"]) for c in last["cards"]).legal
+    assert last["problems"][-1] == \
+        f"{len(last['unsure'])} cards could not be read: retake the photo for a sure verdict."
 
 
 def test_cli_hand_gives_the_total(tmp_path):
