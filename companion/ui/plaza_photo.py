@@ -17,8 +17,13 @@ from companion.ui.photo_tool import SHOWN_SIDE, PhotoTool, shown_png
 from vision.cards import annotate, read_hand, read_plaza
 from vision.photo import decode_photo
 
-__all__ = ["SHOWN_SIDE", "HandPhoto", "PhotoCheck", "PlazaPhotoCheck", "check_plaza_photo",
-           "read_hand_photo"]
+# SHOWN_SIDE moved to photo_tool.py with the shared cycle; still importable from here.
+__all__ = ["HAND_SHOWN_SIDE", "SHOWN_SIDE", "HandPhoto", "PhotoCheck", "PlazaPhotoCheck",
+           "check_plaza_photo", "read_hand_photo"]
+
+# A hand's photo is shown small beside its cards: a smaller copy (a 12 MP photo's PNG goes from
+# about 1.3 MB to a quarter of that) is sent to the phone.
+HAND_SHOWN_SIDE = 600
 
 
 @dataclass(frozen=True)
@@ -65,7 +70,7 @@ def read_hand_photo(data: bytes) -> HandPhoto:
     """Read a photo of the cards left in a hand; raises UnreadablePhoto like check_plaza_photo."""
     image = decode_photo(data)
     reading = read_hand(image)
-    return HandPhoto(picture=shown_png(annotate(image, reading)),
+    return HandPhoto(picture=shown_png(annotate(image, reading), HAND_SHOWN_SIDE),
                      cards=tuple(seen.card for seen in reading.cards),
                      unsure=len(reading.unsure))
 

@@ -39,7 +39,7 @@ from companion.ui.games.plaza_draft import (
     rules_verdict,
     toggle_card,
 )
-from companion.ui.plaza_photo import read_hand_photo
+from companion.ui.plaza_photo import HAND_SHOWN_SIDE, read_hand_photo
 from tests.vision.render_plaza import render_photo, tuning_typefaces
 from vision.cards import read_hand
 from vision.photo import UnreadablePhoto, decode_photo
@@ -165,7 +165,7 @@ def test_the_hand_photo_gives_what_the_reader_reads_and_a_small_annotated_copy()
     assert photo.cards == tuple(seen.card for seen in reading.cards)
     assert photo.unsure == len(reading.unsure)
     shown = cv2.imdecode(np.frombuffer(photo.picture, np.uint8), cv2.IMREAD_COLOR)
-    assert shown is not None and max(shown.shape[:2]) <= 1200
+    assert max(shown.shape[:2]) == HAND_SHOWN_SIDE  # sent small: it is shown small
 
 
 @pytest.mark.parametrize("data", [b"", b"not a photo at all"])
