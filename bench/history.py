@@ -63,9 +63,9 @@ from tests.history.randomized import PLAYERS  # noqa: E402
 TIMEOUT_MS = 60_000
 
 # Tap the button labelled `label`, then wait frame by frame until some node of the accessibility
-# tree has a label (or text) starting with `prefix`. Resolves to milliseconds, -1 on timeout,
-# -2 when there is no such button.
-TAP_AND_WAIT = """([label, prefix, timeout]) => new Promise(resolve => {
+# tree has a label (or text) starting with `prefix` (or equal to it, when `exact`). Resolves to
+# milliseconds, -1 on timeout, -2 when there is no such button.
+TAP_AND_WAIT = """([label, prefix, exact, timeout]) => new Promise(resolve => {
     const text = node => (node.getAttribute('aria-label') || node.textContent || '').trim();
     const button = Array.from(document.querySelectorAll('flt-semantics[role=button]'))
         .find(node => text(node) === label);
@@ -75,7 +75,8 @@ TAP_AND_WAIT = """([label, prefix, timeout]) => new Promise(resolve => {
     const poll = () => {
         const spent = performance.now() - start;
         if (Array.from(document.querySelectorAll('flt-semantics'))
-                .some(node => text(node).startsWith(prefix))) resolve(spent);
+                .some(node => exact ? text(node) === prefix : text(node).startsWith(prefix)))
+            resolve(spent);
         else if (spent > timeout) resolve(-1);
         else requestAnimationFrame(poll);
     };
@@ -83,8 +84,8 @@ TAP_AND_WAIT = """([label, prefix, timeout]) => new Promise(resolve => {
 })"""
 
 
-def tap(page, label: str, prefix: str) -> float:
-    spent = page.evaluate(TAP_AND_WAIT, [label, prefix, TIMEOUT_MS])
+def tap(page, label: str, prefix: str, *, exact: bool = False) -> float:
+    spent = page.evaluate(TAP_AND_WAIT, [label, prefix, exact, TIMEOUT_MS])
     if spent == -2:
         raise RuntimeError(f"no button {label!r} on screen")
     if spent < 0:
@@ -129,7 +130,8 @@ def browser_times(data_dir: Path, newest: str, tries: int) -> dict[str, list[flo
             for _ in range(tries):
                 for label, times in taps.items():
                     times.append(tap(page, label, shown[label]))
-                    tap(page, "Tablemate", "Games")
+                    # Home's heading; Statistics has "Games played per month"
+                    tap(page, "Tablemate", "Games", exact=True)
             browser.close()
     finally:
         server.stop()

@@ -105,10 +105,30 @@ def _months_between(first: str, last: str) -> list[str]:
     return months
 
 
-def games_per_month(matches: Iterable[Outcome]) -> ChartTable:
-    """Finished and abandoned matches per month they were started in (G4 shown, apart)."""
-    counts = Counter((entry.created_at[:7], entry.status) for entry in matches)
-    months = sorted({month for month, _ in counts})
-    rows = tuple((month, counts[month, Status.FINISHED], counts[month, Status.ABANDONED])
-                 for month in (_months_between(months[0], months[-1]) if months else []))
-    return ChartTable("Games played per month", ("Month", "Finished", "Abandoned"), rows)
+def _years_between(first: str, last: str) -> list[str]:
+    return [f"{year:04d}" for year in range(int(first), int(last) + 1)]
+
+
+def _per_period(title: str, heading: str, matches: Iterable[Outcome], length: int,
+                every: Callable[[str, str], list[str]], last: int | None) -> ChartTable:
+    """Finished and abandoned matches per period (the first `length` characters of the date
+    they were started), quiet periods as 0; only the `last` periods up to the newest when given."""
+    counts = Counter((entry.created_at[:length], entry.status) for entry in matches)
+    periods = sorted({period for period, _ in counts})
+    shown = every(periods[0], periods[-1]) if periods else []
+    rows = tuple((period, counts[period, Status.FINISHED], counts[period, Status.ABANDONED])
+                 for period in (shown if last is None else shown[-last:]))
+    return ChartTable(title, (heading, "Finished", "Abandoned"), rows)
+
+
+def games_per_month(matches: Iterable[Outcome], last: int | None = None) -> ChartTable:
+    """Finished and abandoned matches per month they were started in (G4 shown, apart); only
+    the `last` months up to the newest match's when given (a phone shows a year of bars, and
+    years of them take seconds to draw)."""
+    title = "Games played per month" + (f", last {last} months" if last else "")
+    return _per_period(title, "Month", matches, 7, _months_between, last)
+
+
+def games_per_year(matches: Iterable[Outcome]) -> ChartTable:
+    """Finished and abandoned matches per year they were started in (G4 shown, apart)."""
+    return _per_period("Games played per year", "Year", matches, 4, _years_between, None)

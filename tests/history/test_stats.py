@@ -11,7 +11,7 @@ from companion.games.registry import game_for
 from companion.games.tablanette import PackResult, Pile, TablanetteOptions
 from companion.games.tableau import Edition
 from companion.games.tableau_solitaire import Attempt, SessionEnds, SolitaireOptions
-from companion.history.charts import games_per_month, running_totals, win_rates
+from companion.history.charts import games_per_month, games_per_year, running_totals, win_rates
 from companion.history.stats import (
     BestSolitaireTime,
     PlazaFigures,
@@ -222,7 +222,21 @@ def test_games_per_month_across_a_new_year():
     assert [row[0] for row in table.rows] == ["2025-11", "2025-12", "2026-01"]
 
 
+def test_games_per_month_can_show_only_the_last_months_up_to_the_newest_match(results):
+    table = games_per_month(results, last=2)
+    assert table.title == "Games played per month, last 2 months"
+    assert table.rows == (("2026-02", 1, 1), ("2026-03", 2, 0))
+
+
+def test_games_per_year_shows_quiet_years_and_abandoned_apart_G4(results):
+    old = played("y0", "plaza", (ANN, BOB), None, "2024-12-30T20:00:00+00:00", [])
+    table = games_per_year([*outcomes([old], game_for), *results])
+    assert table.columns == ("Year", "Finished", "Abandoned")
+    # m7 is still in progress and the 2024 game was never played: neither counts.
+    assert table.rows == (("2024", 0, 0), ("2025", 0, 0), ("2026", 5, 1))
+
+
 def test_an_empty_history_has_no_statistics():
     stats = history_statistics([])
     assert (stats.players, stats.abandoned) == ((), ())
-    assert games_per_month([]).rows == ()
+    assert games_per_month([]).rows == games_per_year([]).rows == ()

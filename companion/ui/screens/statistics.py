@@ -15,7 +15,7 @@ import flet as ft
 
 from companion.core.types import PlayerId
 from companion.games.patience import PatienceStatistics
-from companion.history.charts import games_per_month, win_rates
+from companion.history.charts import games_per_month, games_per_year, win_rates
 from companion.history.stats import (
     Figures,
     GameStatistics,
@@ -111,6 +111,16 @@ def head_to_head_text(played: tuple[Outcome, ...], first: PlayerId, second: Play
             f"someone else {record.neither}")
 
 
+MONTHS_SHOWN = 12
+
+
+def activity_charts(played: tuple[Outcome, ...]) -> list[ft.Control]:
+    """Games per month over the last year, and per year when the history spans several."""
+    years = games_per_year(played)
+    return [bar_chart(games_per_month(played, last=MONTHS_SHOWN), (1, 2)),
+            *([bar_chart(years, (1, 2))] if len(years.rows) > 1 else [])]
+
+
 class Computed:
     """Every match's outcome and the statistics over them (compared by identity: a new load is a
     new value, and ten thousand matches are never compared field by field)."""
@@ -160,5 +170,5 @@ def StatisticsScreen(services: Services, navigate: Navigate):
             ft.Text(head_to_head_text(played, player, versus, names)),
         ] if versus else []),
         bar_chart(win_rates(stats, names), (3,)),
-        bar_chart(games_per_month(played), (1, 2)),
+        *activity_charts(played),
     ])
