@@ -152,7 +152,7 @@ def main() -> None:
     print(describe("all statistics (wall clock)", total))
     cpu = cpu_timed(lambda: all_statistics(summaries), repeats)
     print(describe("all statistics (thread CPU)", cpu))
-    print("\nits parts (thread CPU):")
+    print("\nits parts (thread CPU; each summary works its outcome out once and keeps it):")
     print(describe("outcomes read off the summaries",
                    cpu_timed(lambda: [summary.outcome for summary in summaries], repeats)))
     print(describe("player records and per-game figures",
@@ -164,6 +164,8 @@ def main() -> None:
     print("\nreading the summaries back from the index's JSON (first statistics after start-up):")
     decoded = cpu_timed(lambda: [summary_from_json(doc) for doc in documents], repeats)
     print(describe("storage.model.summary_from_json (thread CPU)", decoded))
+    print(describe("read back, then all statistics (thread CPU)", cpu_timed(
+        lambda: all_statistics([summary_from_json(doc) for doc in documents]), 3)))
     # The generic codec is slow, so it decodes every SAMPLE-th summary and is scaled up.
     codec = [SAMPLE * ms for ms in cpu_timed(
         lambda: [from_json(MatchSummary, doc) for doc in documents[::SAMPLE]], 3)]
