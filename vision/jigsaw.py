@@ -29,7 +29,9 @@ from typing import Literal
 import cv2
 import numpy as np
 
+from vision import cells
 from vision.pictures import Picture, check_image, feature_grey, sift
+from vision.pieces import Pair, Pieces, find_pieces, read_pair
 
 GRID = 4
 WORK_LONG_SIDE = 1024  # the photo is searched at this size (SIFT on 12 MP takes seconds)
@@ -360,10 +362,56 @@ def _refined(scene: _Scene, picture: Picture, piece: _Hypothesis,
 
 
 def check_fit(photo: np.ndarray, picture: Picture | None) -> FitVerdict:
-    """T4: do the two pieces in the photo join perfectly on one full side, right way up?"""
+    """T4: do the two pieces in the photo join perfectly on one full side, right way up?
+
+    The cut shapes decide whether the pieces are joined along one full side (their outlines
+    close the seam with no gap and their sides line up); the picture decides whether they are
+    neighbours, the right way round, and from it: densely, cell by cell, so pieces with little
+    texture are judged too. Feature matching names what is wrong when they are not joined."""
     check_image(photo)
+    work, factor = _to_work(photo)
+    found = find_pieces(work)
+    pair = read_pair(found) if found.area else None
+    joined = _joined(pair)
     if picture is None:
-        return _check_fit_without_picture(photo)
+        return _check_fit_without_picture(work, factor, pair, joined)
+    placed = _place_pair(work, found, pair, cells.bank(picture.image)) if pair else None
+    if joined and placed is not None:
+        verdict = placed.verdict(_body_outlines(pair, placed, factor))
+        if verdict.reason != "unsure":
+            return verdict
+    by_features = _check_fit_by_features(photo, picture)
+    if joined is False and by_features.fit is not True:
+        if by_features.fit is False:
+            return by_features
+        reason = placed.contradiction() if placed else None
+        return FitVerdict(False, reason or "not-full-side", round(1 - pair.seam, 3) if pair
+                          else 0.5, False, by_features.pieces)
+    if by_features.fit and not joined:  # the outlines do not show the seam closed: retake
+        return FitVerdict(None, "unsure", 0.0, False, by_features.pieces)
+    return by_features
+
+
+# The seam is closed when this share of the band along it is piece, and the two bodies' sides
+# are in line within this share of their width; clearly apart below / above the second values.
+SEAM_CLOSED, SEAM_OPEN = 0.97, 0.9
+LEVEL_IN_LINE, LEVEL_OUT = 0.12, 0.2
+
+
+def _joined(pair: Pair | None) -> bool | None:
+    """Are the two pieces joined along one full side (True), clearly not (False), or is the
+    outline not clear enough to say (None)?"""
+    if pair is None:
+        return None
+    if pair.seam >= SEAM_CLOSED and pair.level <= LEVEL_IN_LINE:
+        return True
+    if pair.seam < SEAM_OPEN or pair.level > LEVEL_OUT:
+        return False
+    return None
+
+
+def _check_fit_by_features(photo: np.ndarray, picture: Picture) -> FitVerdict:
+    """The pieces placed by SIFT matches, one transform per piece, each confirmed densely."""
     scene = _scene(photo, picture)
     found = _hypotheses(scene, picture)
     if not found:
@@ -388,6 +436,146 @@ def check_fit(photo: np.ndarray, picture: Picture | None) -> FitVerdict:
                                   (outline(piece), outline(piece, cell)))
             undecided |= joined is None
     return _why_not(scene, picture, pieces, undecided, outline)
+
+
+# ---------------------------------------------------------------- dense placement of a pair
+
+# Per-body distance (vision.cells.distance) up to which a body looks like its cell; an
+# explanation of the pair this much better than every consistent one contradicts a fit; a body
+# further than FOREIGN from every cell under every turn is not from the picture.
+LOOKS_LIKE = 0.2
+CONTRADICTS = 0.08
+FOREIGN = 0.3
+ASPECT_SLACK = 1.3  # measured body sides may be off the cell's proportions by this factor
+# (camera tilt and the blanks at the ends)
+
+
+def _quarter(vector: np.ndarray) -> np.ndarray:
+    """`vector` turned a quarter turn clockwise on screen (image y points down)."""
+    return np.array([-vector[1], vector[0]])
+
+
+@dataclass(frozen=True, eq=False)
+class _Turn:
+    """The picture laid on the photo a quarter turn `index` from the pair's direction: its
+    cells' sides as photo vectors, the grid step from the first body's cell to the second's,
+    and whether the bodies' measured proportions allow it."""
+    index: int
+    axes: tuple[np.ndarray, np.ndarray]
+    step: tuple[int, int]
+    plausible: bool
+
+
+def _turns(pair: Pair, cell_size: tuple[float, float]) -> list[_Turn]:
+    """The four ways to lay the picture on the pair. The cell sides are the measured body
+    sides (a tilted camera stretches them unevenly), so a turn is plausible only when the
+    bodies' proportions are near the cells'."""
+    direction = np.array(pair.direction)
+    width, height = cell_size
+    turns, x_side = [], direction
+    for index in range(4):
+        picture_step = np.array([x_side @ direction, _quarter(x_side) @ direction])
+        step = (int(round(picture_step[1])), int(round(picture_step[0])))  # rows, columns
+        sides = (pair.along, pair.across) if step[1] else (pair.across, pair.along)
+        aspect = sides[0] / sides[1] / (width / height)
+        turns.append(_Turn(index, (x_side * sides[0], _quarter(x_side) * sides[1]), step,
+                           1 / ASPECT_SLACK < aspect < ASPECT_SLACK))
+        x_side = _quarter(x_side)
+    return turns
+
+
+@dataclass(frozen=True, eq=False)
+class _PairPlacement:
+    """Every way to lay the two bodies on the picture's cells: `total[ka, a, kb, b]` is the
+    summed distance with the first body on cell a under turn ka and the second on b under kb
+    (one light correction for both); `consistent` marks the ways that make them neighbours
+    the right way round, joined on the side they are joined on in the photo."""
+    total: np.ndarray
+    first: np.ndarray
+    second: np.ndarray
+    consistent: np.ndarray
+    turns: list[_Turn]
+
+    def best(self, among: np.ndarray) -> tuple[int, int, int, int]:
+        return tuple(int(i) for i in np.unravel_index(
+            np.argmin(np.where(among, self.total, np.inf)), self.total.shape))
+
+    def contradiction(self) -> Reason | None:
+        """What the picture says is wrong with the pair, if it says so clearly."""
+        if not self.consistent.any():
+            return None
+        _, a, _, b = np.indices(self.total.shape)
+        fit = self.best(self.consistent)
+        if min(self.first.min(), self.second.min()) > FOREIGN:
+            return None  # neither piece is from the picture: not a pair to judge
+        if self.first.min() > FOREIGN or self.second.min() > FOREIGN:
+            return "wrong-picture"
+        other = ~self.consistent & (a != b)
+        alternative = self.best(other)
+        if self.total[alternative] > self.total[fit] - CONTRADICTS:
+            return None
+        return "wrong-orientation" if alternative[0] != alternative[2] else "not-neighbours"
+
+    def verdict(self, outlines: tuple[Outline, ...]) -> FitVerdict:
+        """The verdict on a pair whose outlines are joined along one full side."""
+        reason = self.contradiction()
+        if reason:
+            return FitVerdict(False, reason, 0.8, False, outlines)
+        fit = self.best(self.consistent) if self.consistent.any() else None
+        if fit is None or max(self.first[fit], self.second[fit]) > LOOKS_LIKE:
+            return FitVerdict(None, "unsure", 0.0, False, outlines)
+        closeness = 1 - float(max(self.first[fit], self.second[fit])) / LOOKS_LIKE
+        return FitVerdict(True, "fit", round(0.7 + 0.3 * closeness, 3), False, outlines)
+
+
+SHIFTS = np.arange(-2, 3) * 0.05  # each body is also tried this far off its measured place
+# (share of its shorter side, both ways): the outline places a body only roughly
+
+
+def _place_pair(work: np.ndarray, found: Pieces, pair: Pair,
+                bank: cells.Bank) -> _PairPlacement:
+    turns = _turns(pair, bank.size)
+    axes = [turn.axes for turn in turns]
+    along = np.array(pair.direction)
+    reach = min(pair.along, pair.across)
+    offsets = [(i * along + j * _quarter(along)) * reach for i in SHIFTS for j in SHIFTS]
+    scored = [[cells.scores(cells.body(work, found.bare, found.factor,
+                                       np.array(centre) + offset, axes), bank)
+               for offset in offsets] for centre in pair.centres]
+    middle = len(offsets) // 2  # the unshifted place sets the light correction
+    ka, a, kb, b = np.indices((4, GRID * GRID, 4, GRID * GRID))
+    gain = cells.light(scored[0][middle].photo_mean[ka] + scored[1][middle].photo_mean[kb],
+                       scored[0][middle].picture_mean[ka, a]
+                       + scored[1][middle].picture_mean[kb, b])
+    first = np.min([cells.distance(one, gain, ka, a) for one in scored[0]], axis=0)
+    second = np.min([cells.distance(one, gain, kb, b) for one in scored[1]], axis=0)
+    consistent = np.zeros(first.shape, bool)
+    for turn in turns:
+        if not turn.plausible:
+            continue
+        for cell in range(GRID * GRID):
+            row, col = divmod(cell, GRID)
+            row, col = row + turn.step[0], col + turn.step[1]
+            if 0 <= row < GRID and 0 <= col < GRID:
+                consistent[turn.index, cell, turn.index, row * GRID + col] = True
+    return _PairPlacement(first + second, first, second, consistent, turns)
+
+
+def _body_outlines(pair: Pair, placed: _PairPlacement, factor: float) -> tuple[Outline, ...]:
+    """The two bodies' outlines in photo pixels, on the cells of the best consistent placing
+    (or the best of any)."""
+    among = placed.consistent if placed.consistent.any() else np.ones_like(placed.consistent)
+    ka, a, kb, b = placed.best(among)
+    outlines = []
+    for centre, turn, cell in ((pair.centres[0], placed.turns[ka], a),
+                               (pair.centres[1], placed.turns[kb], b)):
+        x_side, y_side = turn.axes
+        middle = np.array(centre)
+        corners = [middle + (u - 0.5) * x_side + (v - 0.5) * y_side
+                   for u, v in ((0, 0), (1, 0), (1, 1), (0, 1))]
+        outlines.append(Outline(divmod(cell, GRID), tuple(
+            (float(x * factor), float(y * factor)) for x, y in corners)))
+    return tuple(outlines)
 
 
 def _why_not(scene: _Scene, picture: Picture, pieces: list[_Hypothesis], undecided: bool,
@@ -434,9 +622,44 @@ def _inside_cell(points: np.ndarray, piece: _Hypothesis, picture: Picture) -> np
     return np.all((relative > -0.35) & (relative < 1.35), axis=1)
 
 
-def _check_fit_without_picture(photo: np.ndarray) -> FitVerdict:
-    """Without a picture there is nothing to place the pieces against."""
+# Without a picture: the colour step across the seam beyond what the colour changes on either
+# side predict, median along the seam (0..255): continuous below the first, broken above the
+# second.
+CONTINUOUS, BROKEN = 10.0, 28.0
+
+
+def _check_fit_without_picture(work: np.ndarray, factor: float, pair: Pair | None,
+                               joined: bool | None) -> FitVerdict:
+    """Only the cut shapes and the continuity of the picture across the seam can be judged:
+    the verdict says it is weaker, and is unsure when either is unclear."""
+    if pair is None or joined is None:
+        return FitVerdict(None, "unsure", 0.0, True)
+    if not joined:
+        return FitVerdict(False, "not-full-side", round(0.5 * (1 - pair.seam) + 0.2, 3), True)
+    step = _seam_step(work, pair)
+    if step < CONTINUOUS:
+        return FitVerdict(True, "fit", round(0.6 - 0.2 * step / CONTINUOUS, 3), True)
+    if step > BROKEN:
+        return FitVerdict(False, "not-neighbours", 0.5, True)
     return FitVerdict(None, "unsure", 0.0, True)
+
+
+def _seam_step(work: np.ndarray, pair: Pair) -> float:
+    """How much the colour jumps across the seam beyond the picture's own change there: a
+    continuous picture changes as much across the seam as just beside it."""
+    first, second = (np.array(c) for c in pair.centres)
+    middle, along = (first + second) / 2, np.array(pair.direction)
+    seam = _quarter(along)
+    depth = 0.1 * pair.along
+    blurred = cv2.GaussianBlur(work, (0, 0), max(1.0, 0.03 * pair.along)).astype(np.float32)
+    positions = np.linspace(-0.4, 0.4, 17)[:, None] * pair.across * seam + middle
+    offsets = np.array([-2, -1, 1, 2])[:, None] * depth * along
+    points = (positions[:, None, :] + offsets[None]).astype(np.float32)
+    colours = cv2.remap(blurred, points[..., 0], points[..., 1], cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_REPLICATE)  # (17, 4, 3)
+    gap = lambda i, j: np.linalg.norm(colours[:, i] - colours[:, j], axis=1)  # noqa: E731
+    beside = (gap(0, 1) + gap(2, 3)) / 2
+    return float(np.median(np.maximum(gap(1, 2) - 2 * beside, 0)))
 
 
 # ---------------------------------------------------------------- count (T6)

@@ -1,0 +1,136 @@
+"""Dense comparison of pieces in a photo with the cells of a picture (Tableau T4, T6).
+
+A piece's body is sampled from the photo onto a small grid over its cell, for each of the four
+ways it can be turned, and compared with every cell of the picture: colour after a light
+correction (brightness free, tint within a bound), plus the correlation of the grey pattern
+where either side has one. Only pixels the piece mask calls piece count, so blanks showing the
+table do not; a neighbour's tab in a blank shows the picture's own content there when the
+pieces are placed right, so it counts. This works on pieces with little texture, where
+feature matching finds too few matches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+GRID = 4
+SAMPLES = 16  # samples per cell side
+MARGIN = 0.04  # the outermost samples stay this far inside the cell (share of its side)
+TINT = 1.25  # the light may tint one colour channel this much against the others
+BRIGHTNESS = (0.45, 2.2)  # and change the brightness this much
+TEXTURE = 10.0  # grey standard deviation from which a patch's pattern counts
+PATTERN_WEIGHT = 0.25
+
+
+@dataclass(frozen=True, eq=False)
+class Bank:
+    """A picture's cells sampled SAMPLES × SAMPLES, row by row: colour (16, S, S, 3) float32,
+    and the cell size in picture pixels (width, height)."""
+    cells: np.ndarray
+    size: tuple[float, float]
+
+
+def bank(image: np.ndarray) -> Bank:
+    height, width = image.shape[:2]
+    size = (width / GRID, height / GRID)
+    blurred = cv2.GaussianBlur(image, (0, 0), 0.25 * min(size) / SAMPLES)
+    cells = []
+    for row in range(GRID):
+        for col in range(GRID):
+            centre = np.array([(col + 0.5) * size[0], (row + 0.5) * size[1]])
+            cells.append(sample(blurred, centre, np.array([size[0], 0.0]),
+                                np.array([0.0, size[1]])))
+    return Bank(np.stack(cells).astype(np.float32), size)
+
+
+def sample(image: np.ndarray, centre: np.ndarray, axis_x: np.ndarray,
+           axis_y: np.ndarray) -> np.ndarray:
+    """The cell whose centre is at `centre` and whose sides are the vectors `axis_x`, `axis_y`
+    (pixels of `image`), sampled on a SAMPLES × SAMPLES grid."""
+    steps = (np.arange(SAMPLES) + 0.5) / SAMPLES * (1 - 2 * MARGIN) + MARGIN - 0.5
+    u, v = np.meshgrid(steps, steps)
+    points = centre + u[..., None] * axis_x + v[..., None] * axis_y
+    return cv2.remap(image, points[..., 0].astype(np.float32), points[..., 1].astype(np.float32),
+                     cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+@dataclass(frozen=True, eq=False)
+class Body:
+    """One piece's body sampled for each quarter turn k (its cell's x side along the turn):
+    colour (4, S, S, 3) and weight (4, S, S), 1 where the photo shows piece."""
+    colour: np.ndarray
+    weight: np.ndarray
+
+
+def body(image: np.ndarray, mask: np.ndarray, mask_factor: float, centre: np.ndarray,
+         axes: list[tuple[np.ndarray, np.ndarray]]) -> Body:
+    """Sample a body from `image` (photo pixels / image pixel = 1) and `mask` (photo pixels
+    per mask pixel = mask_factor) under each pair of cell sides in `axes`."""
+    colours, weights = [], []
+    for axis_x, axis_y in axes:
+        colours.append(sample(image, centre, axis_x, axis_y))
+        weights.append(sample(mask.astype(np.float32), centre / mask_factor,
+                              axis_x / mask_factor, axis_y / mask_factor))
+    weight = np.clip(np.stack(weights), 0, 1)
+    return Body(np.stack(colours).astype(np.float32), (weight > 0.5).astype(np.float32))
+
+
+@dataclass(frozen=True, eq=False)
+class Scores:
+    """Sums for comparing a body (each turn) with every cell under any light correction:
+    per turn k and cell i, the weighted sums of photo², photo·picture, picture² per channel,
+    the weighted means of both, the total weight, and the pattern distance (0..1)."""
+    photo_photo: np.ndarray  # (4, 16, 3)
+    photo_picture: np.ndarray
+    picture_picture: np.ndarray
+    photo_mean: np.ndarray  # (4, 3)
+    picture_mean: np.ndarray  # (4, 16, 3)
+    weight: np.ndarray  # (4,)
+    pattern: np.ndarray  # (4, 16)
+
+
+def scores(piece: Body, cells: Bank) -> Scores:
+    weight = piece.weight[..., None]  # (4, S, S, 1)
+    total = np.maximum(piece.weight.sum((1, 2)), 1e-6)
+    photo = piece.colour[:, None]  # (4, 1, S, S, 3)
+    picture = cells.cells[None]  # (1, 16, S, S, 3)
+    w = weight[:, None]
+    photo_photo = np.broadcast_to((w * photo ** 2).sum((2, 3)), (4, GRID * GRID, 3))
+    photo_picture = (w * photo * picture).sum((2, 3))
+    picture_picture = (w * picture ** 2).sum((2, 3))
+    photo_mean = (weight * piece.colour).sum((1, 2)) / total[:, None]
+    picture_mean = (w * picture).sum((2, 3)) / total[:, None, None]
+    grey_photo, grey_picture = photo.mean(-1), picture.mean(-1)
+    w = piece.weight[:, None]
+    centred_photo = grey_photo - (w * grey_photo).sum((2, 3), keepdims=True) / total[:, None,
+                                                                                     None, None]
+    centred_picture = grey_picture - (w * grey_picture).sum((2, 3), keepdims=True) / total[
+        :, None, None, None]
+    var_photo = (w * centred_photo ** 2).sum((2, 3)) / total[:, None]
+    var_picture = (w * centred_picture ** 2).sum((2, 3)) / total[:, None]
+    covariance = (w * centred_photo * centred_picture).sum((2, 3)) / total[:, None]
+    correlation = covariance / np.sqrt(np.maximum(var_photo, 1.0) * np.maximum(var_picture, 1.0))
+    texture = np.clip(np.sqrt(np.maximum(var_photo, var_picture)) / TEXTURE, 0, 1)
+    pattern = texture * (1 - correlation) / 2
+    return Scores(photo_photo, photo_picture, picture_picture, photo_mean, picture_mean,
+                  total, pattern)
+
+
+def light(photo_mean: np.ndarray, picture_mean: np.ndarray) -> np.ndarray:
+    """The per-channel gain taking photo colours to picture colours, within the bounds light
+    can plausibly have (..., 3)."""
+    ratio = (picture_mean + 4) / (photo_mean + 4)
+    level = np.clip(np.exp(np.log(ratio).mean(-1, keepdims=True)), *BRIGHTNESS)
+    return level * np.clip(ratio / level, 1 / TINT, TINT)
+
+
+def distance(scored: Scores, gain: np.ndarray, turn: np.ndarray, cell: np.ndarray) -> np.ndarray:
+    """Colour (RMS after `gain`, share of full scale) plus pattern distance of the body under
+    `turn` to `cell`; arrays broadcast together, gain has a last axis of 3."""
+    squared = (gain ** 2 * scored.photo_photo[turn, cell] - 2 * gain
+               * scored.photo_picture[turn, cell] + scored.picture_picture[turn, cell]).sum(-1)
+    colour = np.sqrt(np.maximum(squared, 0) / scored.weight[turn] / 3) / 255
+    return colour + PATTERN_WEIGHT * scored.pattern[turn, cell]

@@ -1,0 +1,206 @@
+"""Jigsaw pieces on a table, found by colour and shape alone (no picture needed).
+
+- The table is what the photo's border shows: a few Lab colours (k-means over a ring along the
+  border; pieces lie inside the frame). A pixel is piece when it is far from every table colour,
+  by a margin taken from how far the border's own pixels are from them (a textured table gets a
+  wider margin). Holes are filled: a piece has none, so a table-coloured patch inside a piece is
+  piece too.
+- The pieces' orientation (modulo a quarter turn) comes from the outline's gradient directions:
+  their straight shoulders and borders agree, the round tabs cancel out.
+- Turned upright by that angle, a set of pieces is read from its row and column profiles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+MASK_LONG_SIDE = 512  # pieces are segmented at this size: a cell is still 80+ pixels wide
+TABLE_COLOURS = 8
+RARE_COLOUR = 0.04  # a border colour rarer than this is a piece reaching the border, not table
+LIGHTNESS_WEIGHT = 0.5  # uneven light and glare change the table's lightness more than its hue
+LIGHTNESS_SLACK = 6.0  # (weighted Lab units)
+QUANTUM = 1.5  # colours this close share one distance computation
+LARGEST_SHARE = 0.2  # parts smaller than this share of the largest are specks or glare
+SEED = 7
+
+
+@dataclass(frozen=True, eq=False)
+class Pieces:
+    """The pieces' mask (uint8 0/1, holes filled) at `factor` photo pixels per mask pixel, the
+    same before filling (`bare`: a gap closed in by two pieces is a hole), the table's colour
+    distance per mask pixel, the margin it was cut at, and the pieces' angle (radians, modulo a
+    quarter turn) in the photo."""
+    mask: np.ndarray
+    bare: np.ndarray
+    factor: float
+    distance: np.ndarray
+    margin: float
+    angle: float
+
+    @property
+    def area(self) -> int:
+        return int(self.mask.sum())
+
+
+def _lab(image: np.ndarray) -> np.ndarray:
+    lab = cv2.cvtColor(cv2.GaussianBlur(image, (0, 0), 1.2), cv2.COLOR_BGR2Lab)
+    return lab.astype(np.float32) * np.float32([LIGHTNESS_WEIGHT, 1, 1])
+
+
+def _ring(image: np.ndarray) -> np.ndarray:
+    height, width = image.shape[:2]
+    ring = max(3, min(height, width) // 25)
+    return np.concatenate([image[:ring].reshape(-1, 3), image[-ring:].reshape(-1, 3),
+                           image[:, :ring].reshape(-1, 3), image[:, -ring:].reshape(-1, 3)])
+
+
+def _nearest(pixels: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    """Distance from each pixel to the nearest table colour or blend of two of them (the table's
+    edges, a blurred texture and shading between its colours are blends), with some slack in
+    lightness (uneven light)."""
+    first, second = np.triu_indices(len(centres))
+    start, run = centres[first], centres[second] - centres[first]
+    flat = pixels.reshape(-1, 1, 3)
+    along = np.clip(((flat - start) * run).sum(-1) / np.maximum((run ** 2).sum(-1), 1e-6), 0, 1)
+    gap = flat - (start + along[..., None] * run)
+    lightness = np.maximum(np.abs(gap[..., 0]) - LIGHTNESS_SLACK, 0)
+    near = np.sqrt(lightness ** 2 + gap[..., 1] ** 2 + gap[..., 2] ** 2).min(-1)
+    return near.reshape(pixels.shape[:-1])
+
+
+def _table_distance(lab: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    """_nearest for every pixel, computed once per distinct colour (quantised finely)."""
+    codes = np.round(lab / QUANTUM).astype(np.int32)
+    key = (codes[..., 0] * 512 + codes[..., 1]) * 512 + codes[..., 2]
+    distinct, where = np.unique(key.ravel(), return_inverse=True)
+    colours = np.stack([distinct // (512 * 512), distinct // 512 % 512, distinct % 512], 1)
+    return _nearest(colours.astype(np.float32) * QUANTUM, centres)[where].reshape(key.shape)
+
+
+def fill_holes(mask: np.ndarray) -> np.ndarray:
+    """The mask with every region it encloses filled."""
+    padded = np.pad(mask, 1).astype(np.uint8)
+    outside = padded.copy()
+    flood = np.zeros((padded.shape[0] + 2, padded.shape[1] + 2), np.uint8)
+    cv2.floodFill(outside, flood, (0, 0), 2)
+    return (outside != 2)[1:-1, 1:-1].astype(np.uint8)
+
+
+def orientation(mask: np.ndarray) -> float:
+    """The angle of the outline's straight parts, modulo a quarter turn (radians, 0..π/2):
+    the mean of the gradient directions taken four times round the circle, weighted by
+    gradient strength."""
+    smooth = cv2.GaussianBlur(mask.astype(np.float32), (0, 0), 1.5)
+    dx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0)
+    dy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1)
+    strength = np.hypot(dx, dy)
+    direction = np.arctan2(dy, dx)
+    total = (strength * np.exp(4j * direction)).sum()
+    return float(np.angle(total) / 4) % (np.pi / 2)
+
+
+def find_pieces(work: np.ndarray, smallest: float = 0.002) -> Pieces:
+    """Segment the pieces in a photo (any size; it is reduced to MASK_LONG_SIDE). Parts
+    smaller than `smallest` of the frame are dropped as specks."""
+    factor = max(1.0, max(work.shape[:2]) / MASK_LONG_SIDE)
+    small = cv2.resize(work, None, fx=1 / factor, fy=1 / factor, interpolation=cv2.INTER_AREA) \
+        if factor > 1 else work
+    lab = _lab(small)
+    border = _ring(lab)
+    sample = border[:: max(1, len(border) // 3000)]
+    cv2.setRNGSeed(SEED)
+    _, labels, centres = cv2.kmeans(sample, TABLE_COLOURS, None,
+                                    (cv2.TERM_CRITERIA_MAX_ITER + cv2.TERM_CRITERIA_EPS, 15, 0.5),
+                                    1, cv2.KMEANS_PP_CENTERS)
+    share = np.bincount(labels.ravel(), minlength=TABLE_COLOURS) / len(labels)
+    table = share >= RARE_COLOUR
+    distance = _table_distance(lab, centres[table])
+    on_table = table[labels.ravel()]
+    margin = max(10.0, 1.5 * float(np.percentile(_nearest(sample[on_table], centres[table]), 99)))
+    mask = (distance > margin).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    largest = stats[1:, cv2.CC_STAT_AREA].max(initial=0)
+    keep = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA]
+            >= max(smallest * mask.size, LARGEST_SHARE * largest)]
+    bare = np.isin(labels, keep).astype(np.uint8)
+    mask = fill_holes(bare)
+    return Pieces(mask, bare, factor, distance, margin,
+                  orientation(mask) if mask.any() else 0.0)
+
+
+def upright(mask: np.ndarray, angle: float) -> tuple[np.ndarray, np.ndarray]:
+    """The mask turned by -angle onto a canvas that holds all of it, and the 2 × 3 affine
+    that took mask coordinates there."""
+    height, width = mask.shape
+    side = int(np.ceil(np.hypot(height, width))) + 4
+    turn = cv2.getRotationMatrix2D((width / 2, height / 2), np.degrees(angle), 1.0)
+    turn[:, 2] += (side - np.array([width, height])) / 2
+    return cv2.warpAffine(mask, turn, (side, side), flags=cv2.INTER_NEAREST), turn
+
+
+def extent(profile: np.ndarray, share: float = 0.6) -> tuple[int, int]:
+    """First and one-past-last index where the profile reaches `share` of its maximum: a piece's
+    body, without tabs (narrower than a body) but with blanks (which only dent it)."""
+    above = np.flatnonzero(profile >= share * profile.max()) if profile.max() > 0 else []
+    return (int(above[0]), int(above[-1]) + 1) if len(above) else (0, 0)
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Two pieces read as lying end to end, upright: `centres` of the two bodies (photo
+    pixels), body size `along` × `across` (photo pixels; `along` is the side the pieces are
+    lined up on), `direction` from the first to the second body (unit, photo), and how well
+    they join: `level` is how far the two bodies' sides are out of line (share of `across`),
+    `seam` the share of the band along their common side covered by piece."""
+    centres: tuple[tuple[float, float], tuple[float, float]]
+    along: float
+    across: float
+    direction: tuple[float, float]
+    level: float
+    seam: float
+
+
+SEAM_DEPTH = 0.2  # half width of the seam band, in body lengths: inside it a joined pair is all
+# piece, whatever the tabs (neighbouring sides' tabs start further from the corner)
+SEAM_END = 0.06  # the band stops this far from the corners (the sides' shoulders wave a little)
+
+
+def read_pair(pieces: Pieces) -> Pair | None:
+    """The two bodies of a pair of pieces, taking the mask's long upright axis as the line
+    they lie on; None when the mask has no such shape."""
+    mask, turn = upright(pieces.mask, pieces.angle)
+    bare, _ = upright(pieces.bare, pieces.angle)
+    columns, rows = mask.sum(0).astype(np.float64), mask.sum(1).astype(np.float64)
+    (x0, x1), (y0, y1) = extent(columns), extent(rows)
+    transposed = y1 - y0 > x1 - x0
+    if transposed:
+        mask, bare, (x0, x1) = mask.T, bare.T, (y0, y1)
+    if x1 - x0 < 8:
+        return None
+    middle = (x0 + x1) / 2
+    halves = [mask[:, x0:int(middle)], mask[:, int(middle):x1]]
+    spans = [extent(half.sum(1).astype(np.float64)) for half in halves]
+    across = float(np.mean([bottom - top for top, bottom in spans]))
+    along = (x1 - x0) / 2
+    if across < 4:
+        return None
+    level = max(abs(spans[0][0] - spans[1][0]), abs(spans[0][1] - spans[1][1])) / across
+    top, bottom = max(spans[0][0], spans[1][0]), min(spans[0][1], spans[1][1])
+    band = bare[int(top + SEAM_END * across):int(np.ceil(bottom - SEAM_END * across)),
+                int(middle - SEAM_DEPTH * along):int(np.ceil(middle + SEAM_DEPTH * along))]
+    seam = float(band.mean()) if band.size else 0.0
+    centres = [((x0 + middle) / 2, (top + bottom) / 2), ((middle + x1) / 2, (top + bottom) / 2)]
+    if transposed:
+        centres = [(y, x) for x, y in centres]
+    back = cv2.invertAffineTransform(turn)
+    photo = [tuple(float(v) * pieces.factor for v in back @ np.array([x, y, 1.0]))
+             for x, y in centres]
+    step = np.subtract(photo[1], photo[0])
+    direction = step / max(np.linalg.norm(step), 1e-9)
+    return Pair((photo[0], photo[1]), along * pieces.factor, across * pieces.factor,
+                (float(direction[0]), float(direction[1])), level, seam)
