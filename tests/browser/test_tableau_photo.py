@@ -49,7 +49,7 @@ def add_picture_set(page, files: list[Path]) -> None:
     page.get_by_role("button", name="Settings: export, import, backups").click()
     page.get_by_role("button", name="Picture sets", exact=True).click()
     see(page, "No picture sets yet.")
-    type_into(page, "Name of the set", "Test box")
+    type_into(page, "Name of the set", "Test box", "Add the set Test box")
     with page.expect_file_chooser() as chooser:
         page.get_by_role("button", name="Import picture files").click()
     chooser.value.set_files([str(path) for path in files])
@@ -168,7 +168,7 @@ def test_a_cover_picture_is_marked_by_tapping_and_without_titles_checks_are_weak
     page = open_app(app_server.url, 390, 2000)
     page.get_by_role("button", name="Settings: export, import, backups").click()
     page.get_by_role("button", name="Picture sets", exact=True).click()
-    type_into(page, "Name of the set", "Cats")
+    type_into(page, "Name of the set", "Cats", "Add the set Cats")
     choose_photo(page, "Photograph the box cover", tmp_path / "cover.jpg")
     see(page, "Tap the top-left corner of a picture.", timeout=PHOTO_WAIT)
     shown = page.get_by_role("img", name="The box cover: tap a picture's corners on it")
@@ -179,7 +179,7 @@ def test_a_cover_picture_is_marked_by_tapping_and_without_titles_checks_are_weak
         page.mouse.click(float(box["x"] + x * scale), float(box["y"] + y * scale))
         see(page, f"Tap the {next_words} corner of a picture." if next_words else
             "Four corners marked: name the picture and add it.")
-    type_into(page, "Name of this picture", "Cat")
+    type_into(page, "Name of this picture", "Cat", "Four corners marked: add Cat to the set.")
     page.get_by_role("button", name="Add this picture").click()
     page.get_by_role("textbox", name="Title of picture 1").wait_for(timeout=PHOTO_WAIT)
     page.get_by_role("button", name="Save the set").click()

@@ -25,8 +25,10 @@ from companion.games.tableau import (
     WrongPieces,
 )
 from companion.ui.games.tableau import Draft, draft_for, round_won, titles_dealt
+from companion.ui.screens.pictures import SetDraft
 from companion.ui.tableau_photo import (
     CountCheck,
+    NewPicture,
     check_call_photo,
     count_from_photo,
     marked_cover,
@@ -226,3 +228,12 @@ def test_title_cards_are_recorded_once_every_player_has_one():
         TitleCard(ANN, "Harbour"), TitleCard(BOB, "Cliffs"), TitleCard(CY, "Mill")))
     assert draft_for(titles_dealt(draft, state())).titles == (
         (ANN, "Harbour"), (BOB, "Cliffs"), (CY, "Mill"))
+
+
+# ---------------------------------------------------------------- a set being added
+
+def test_pictures_of_a_set_being_added_are_renamed_and_removed_by_place():
+    pictures = tuple(NewPicture(title, b"npz", b"png") for title in ("a", "b", "c"))
+    draft = SetDraft(name="Box", pictures=pictures).renamed(1, "Harbour").without(0)
+    assert [picture.title for picture in draft.pictures] == ["Harbour", "c"]
+    assert draft.name == "Box"

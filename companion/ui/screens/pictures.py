@@ -128,7 +128,7 @@ def NewSetForm(store: PictureStore, on_saved: Callable[[str], None]):
         change(lambda d: replace(d, marks=(), cover_title=""))
         set_shown_cover(marked_cover(cover.current, (), COVER_SIDE))
 
-    def close_cover(_) -> None:
+    def close_cover(_=None) -> None:
         cover.current = None
         change(lambda d: replace(d, marks=(), cover_title=""))
         set_shown_cover(None)
@@ -158,12 +158,14 @@ def NewSetForm(store: PictureStore, on_saved: Callable[[str], None]):
         except (InvalidName, InvalidSetup) as refused:
             report(refused)
             return
+        close_cover()
         change(lambda _: SetDraft())
         on_saved(f"Saved the set {saved.title} with {len(saved.pictures)} "
                  f"picture{'s' if len(saved.pictures) != 1 else ''}.")
 
     controls: list[ft.Control] = [
-        heading("Add a set"),
+        heading(f"Add the set {' '.join(draft.name.split())}" if draft.name.strip()
+                else "Add a set"),
         ft.TextField(label="Name of the set", value=draft.name,
                      on_change=lambda e: change(lambda d: replace(d, name=typed_text(e)))),
         ft.Text("Add its pictures: import picture files, or photograph the box cover and mark "
@@ -200,11 +202,13 @@ def cover_marking(draft: SetDraft, shown: bytes, shape: tuple[int, ...],
                   add: Callable, busy: bool, rename: Callable[[str], None]) -> list[ft.Control]:
     """The cover photo to tap the corners on, and what to do once four are marked."""
     corner = next_corner(draft.marks)
+    title = " ".join(draft.cover_title.split())
     height = COVER_WIDTH * shape[0] / shape[1]
     image = ft.Image(src=shown, width=COVER_WIDTH, height=height, fit=ft.BoxFit.FILL,
                      semantics_label="The box cover: tap a picture's corners on it")
     controls: list[ft.Control] = [
         ft.Text(f"Tap the {corner} corner of a picture." if corner else
+                f"Four corners marked: add {title} to the set." if title else
                 "Four corners marked: name the picture and add it.", size=16),
         ft.GestureDetector(content=image, on_tap_down=mark, width=COVER_WIDTH, height=height),
     ]
@@ -222,18 +226,19 @@ def cover_marking(draft: SetDraft, shown: bytes, shape: tuple[int, ...],
 @ft.component
 def SetCard(store: PictureStore, entry: StoredSet, on_deleted: Callable[[str], None]):
     confirming, set_confirming = ft.use_state(False)
-    thumbnails = ft.use_memo(lambda: set_thumbnails(store, entry), [entry.id])
+    thumbnails, set_thumbnails = ft.use_state({})  # title -> PNG, or why it cannot be shown
+
+    async def load_thumbnails() -> None:
+        set_thumbnails(await off_the_loop(lambda: thumbnails_of(store, entry)))
+
+    ft.use_effect(load_thumbnails, [entry.id])
 
     def delete(_) -> None:
         store.delete(entry.id)
         on_deleted(f"Deleted the set {entry.title}.")
 
-    pictures = [ft.Column([
-        ft.Image(src=thumbnails[title], width=72, height=72, fit=ft.BoxFit.CONTAIN,
-                 semantics_label=title) if isinstance(thumbnails[title], bytes)
-        else ft.Text(thumbnails[title], color=ft.Colors.ERROR, width=160),
-        ft.Text(title, width=96),
-    ]) for title in entry.titles]
+    pictures = [ft.Column([thumbnail_or_problem(title, thumbnails.get(title)),
+                           ft.Text(title, width=96)]) for title in entry.titles]
     if confirming:
         ask = [ft.Text(f"Delete the set {entry.title} and its pictures?"),
                ft.Row([action(f"Yes, delete {entry.title}", delete, primary=True),
@@ -247,7 +252,16 @@ def SetCard(store: PictureStore, entry: StoredSet, on_deleted: Callable[[str], N
     ]), padding=12))
 
 
-def set_thumbnails(store: PictureStore, entry: StoredSet) -> dict[str, bytes | str]:
+def thumbnail_or_problem(title: str, shown: bytes | str | None) -> ft.Control:
+    if isinstance(shown, bytes):
+        return ft.Image(src=shown, width=72, height=72, fit=ft.BoxFit.CONTAIN,
+                        semantics_label=title)
+    if shown is None:  # still being drawn
+        return ft.Container(width=72, height=72)
+    return ft.Text(shown, color=ft.Colors.ERROR, width=160)
+
+
+def thumbnails_of(store: PictureStore, entry: StoredSet) -> dict[str, bytes | str]:
     """Each picture's thumbnail, or why it cannot be shown (a damaged file)."""
     shown: dict[str, bytes | str] = {}
     for title in entry.titles:
