@@ -1,6 +1,7 @@
 """A match in play: standings first and largest, dealer and turn, undo, history with correction
-(G2), abandon (G4) after a confirming tap, the rules card, the game's own entry form and, once
-the game is over, the game's own result. The screen is kept awake while it is shown."""
+(G2; its latest entries, the rest a tap away), abandon (G4) after a confirming tap, the rules
+card, the game's own entry form and, once the game is over, the game's own result. The screen is
+kept awake while it is shown."""
 
 from __future__ import annotations
 
@@ -219,13 +220,13 @@ def MatchScreen(services: Services, navigate: Navigate, match_id: str, role: Rol
     correct_entry = use_stable(set_editing)
     delete_entry = use_stable(
         lambda position: rewrite(lambda stored: delete(stored, game, position, now())))
+    shown = shown_positions(len(match.events), show_all)
     entries = [
-        HistoryEntry(position, describe(match.events[position], match, names),
-                     correctable=screen is not None
-                     and not isinstance(match.events[position], MatchAbandoned),
+        HistoryEntry(position, describe(event, match, names),
+                     correctable=screen is not None and not isinstance(event, MatchAbandoned),
                      editable=not watching, on_correct=correct_entry, on_delete=delete_entry,
                      key=str(position))
-        for position in shown_positions(len(match.events), show_all)
+        for position, event in enumerate(match.events) if position in shown
     ]
     history = [
         ft.Text("History", size=20, weight=ft.FontWeight.BOLD),
