@@ -1,7 +1,8 @@
 """Trains the Plaza numeral classifier and writes vision/data/cards/numerals.npz.
 
 `python bench/train_plaza_numerals.py` (about a minute on one core). Samples are numerals 1-12
-rendered in the tuning typefaces only (DejaVu family, three Hershey fonts), both ways up, with
+rendered in the training typefaces only (DejaVu family, three Hershey fonts, the KaTeX faces
+flet ships), both ways up, with
 small turns, shear, stretch, blur, noise and uneven ink; the reject class holds numerals lying
 sideways, lone zeros and shapes that decks print as artwork. The features are vision.cards'
 own, computed the same way as the reader does. The held-out typefaces (Liberation, two other
@@ -24,7 +25,7 @@ from tests.vision.render_plaza import (  # noqa: E402
     held_out_typefaces,
     render_numeral,
     render_text,
-    tuning_typefaces,
+    training_typefaces,
 )
 from vision.cards import INK, MODEL_PATH, REJECT, features  # noqa: E402
 
@@ -188,10 +189,10 @@ def accuracy(model: dict[str, np.ndarray], x: np.ndarray, y: np.ndarray) -> tupl
 
 def main() -> None:
     rng = np.random.default_rng(SEED)
-    x, y = make_set(rng, tuning_typefaces(), per_class=1500)
+    x, y = make_set(rng, training_typefaces(), per_class=1500)
     print(f"training on {len(x)} samples, {x.shape[1]} features", flush=True)
     model = train(x, y, rng)
-    print("tuning typefaces (train set): class {:.4f}, number {:.4f}".format(
+    print("training typefaces (train set): class {:.4f}, number {:.4f}".format(
         *accuracy(model, x, y)))
     hx, hy = make_set(np.random.default_rng(SEED + 1), held_out_typefaces(), per_class=120)
     print("held-out typefaces: class {:.4f}, number {:.4f}".format(

@@ -44,6 +44,7 @@ CARD_ASPECT = 88 / 63  # height / width of a Plaza card
 
 MODEL_PATH = Path(__file__).parent / "data" / "cards" / "numerals.npz"
 GLYPH = 24  # side of the square a numeral is resampled into for the classifier
+LOOSE_TINT = 0.6  # _paper_mask's tint on the second look, for off-white lit cards
 INK = 0.38  # darker than this share of the paper white, in some channel, is ink
 REJECT = 24  # classifier class for "not a numeral"; classes 2k, 2k+1 are number k+1 up, down
 
@@ -183,7 +184,8 @@ def _read_cards(image: np.ndarray, on_plaza: bool
     edges[cv2.dilate(ink_half, np.ones((5, 5), np.uint8)) > 0] = 0
     found: list[_Reading] = []
     empty: list[_Region] = []
-    regions = _regions(paper & (cv2.dilate(edges, np.ones((2, 2), np.uint8)) == 0))
+    edges_free = (cv2.dilate(edges, np.ones((2, 2), np.uint8)) == 0).astype(np.uint8)
+    regions = _regions(paper & edges_free)
     # Lone cards first: their outlines tell the axes well. Cards on a Plaza lie alike (turned
     # 180° at most), so blocks are read along the lone cards' axes: along the other axis,
     # numerals lying sideways can pass for others (a 5 for a 10) in an unseen typeface.
@@ -207,9 +209,34 @@ def _read_cards(image: np.ndarray, on_plaza: bool
             (_, _), (w, h), _ = region.rect
             if w * h >= 0.1 * width * width * CARD_ASPECT:  # a piece of a card, at least
                 found += _read_region(normalised, paper, region, scale, on_plaza, width, axis)
+    found += _read_off_white(small, normalised, edges_free, found, scale, on_plaza, axis)
     if on_plaza:
         found = _settle_on_grid(found)
     return _settle_duplicates(found)
+
+
+def _read_off_white(small: np.ndarray, normalised: np.ndarray, edges_free: np.ndarray,
+                    found: list[_Reading], scale: float, on_plaza: bool, axis: float | None
+                    ) -> list[_Reading]:
+    """Cards lit unlike the brightest things in the photo (white cards look blue beside a cream
+    floor under warm light) fail the paper mask's neutral test. Where no card was read, paper is
+    looked for again with a loose test; since that paper may be table, a region found so must
+    hold a card read for sure."""
+    loose = _paper_mask(small[::2, ::2], normalised[::2, ::2], tint=LOOSE_TINT)
+    for reading in found:  # half size, a little larger than the card
+        corners = np.array(reading.item.corners) * scale / 2
+        centre = corners.mean(axis=0)
+        cv2.fillPoly(loose, [np.round(centre + 1.2 * (corners - centre)).astype(np.int32)], 0)
+    widths = [math.dist(*reading.item.corners[:2]) * scale for reading in found]
+    least = 0.5 * float(np.median(widths)) ** 2 * CARD_ASPECT if widths else 0.0
+    more = []
+    for region in _regions(loose & edges_free):
+        if region.rect[1][0] * region.rect[1][1] < least:  # smaller than half a card
+            continue
+        read = _read_region(normalised, loose, replace(region, card_shaped=False), scale,
+                            on_plaza, axis=axis)
+        more += [reading for reading in read if isinstance(reading.item, SeenCard)]
+    return more
 
 
 def _divide_by_paper(small: np.ndarray) -> np.ndarray:
@@ -224,8 +251,9 @@ def _divide_by_paper(small: np.ndarray) -> np.ndarray:
     return small.astype(np.float32) / np.maximum(white, 16).astype(np.float32)
 
 
-def _paper_mask(small: np.ndarray, normalised: np.ndarray) -> np.ndarray:
-    """Pixels of card stock: near the local white, not strongly coloured, and bright overall."""
+def _paper_mask(small: np.ndarray, normalised: np.ndarray, tint: float = 0.3) -> np.ndarray:
+    """Pixels of card stock: near the local white, not strongly coloured, and bright overall;
+    `tint` is how far from neutral (under the light of the brightest pixels) paper may be."""
     low = _channel_min(normalised)
     spread = np.maximum(np.maximum(normalised[..., 0], normalised[..., 1]),
                         normalised[..., 2]) - low
@@ -235,7 +263,7 @@ def _paper_mask(small: np.ndarray, normalised: np.ndarray) -> np.ndarray:
     light = np.percentile(small[::2, ::2].reshape(-1, 3), 99, axis=0).astype(np.float32)
     balanced = small.astype(np.float32) / np.maximum(light, 16.0)
     top = np.maximum(np.maximum(balanced[..., 0], balanced[..., 1]), balanced[..., 2])
-    neutral = top - _channel_min(balanced) < 0.3 * top
+    neutral = top - _channel_min(balanced) < tint * top
     return ((low > 0.72) & (spread < 0.22) & (top >= 0.45) & neutral).astype(np.uint8)
 
 

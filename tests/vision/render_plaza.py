@@ -11,9 +11,11 @@ held-out set, so the bench can report on typefaces the numeral classifier never 
 from __future__ import annotations
 
 import glob
+import importlib.util
 import math
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -48,6 +50,20 @@ def tuning_typefaces() -> tuple[Typeface, ...]:
                Typeface(hershey=cv2.FONT_HERSHEY_DUPLEX, weight=12),
                Typeface(hershey=cv2.FONT_HERSHEY_COMPLEX, weight=10))
     return _ttfs("/usr/share/fonts/truetype/dejavu/*.ttf") + hershey
+
+
+@cache
+def training_typefaces() -> tuple[Typeface, ...]:
+    """The tuning typefaces and, for more variety of digit shapes, the KaTeX faces that the
+    flet_web package ships (Computer Modern serif, sans and typewriter, Fraktur): the numeral
+    classifier is trained on these, the renders keep to the tuning set."""
+    spec = importlib.util.find_spec("flet_web")
+    if spec is None or spec.origin is None:
+        return tuning_typefaces()
+    fonts = Path(spec.origin).parent / "web/assets/packages/flutter_math_fork/lib/katex_fonts/fonts"
+    return tuning_typefaces() + tuple(
+        typeface for family in ("Main", "SansSerif", "Typewriter", "Fraktur")
+        for typeface in _ttfs(f"{fonts}/KaTeX_{family}-*.ttf"))
 
 
 @cache
