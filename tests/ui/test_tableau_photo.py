@@ -27,6 +27,7 @@ from companion.games.tableau import (
 from companion.ui.games.tableau import Draft, draft_for, round_won, titles_dealt
 from companion.ui.screens.pictures import SetDraft
 from companion.ui.tableau_photo import (
+    SHOWN_SIDE,
     CountCheck,
     NewPicture,
     check_call_photo,
@@ -144,8 +145,8 @@ def test_a_call_photo_gets_check_fits_verdict_against_the_callers_picture():
     check = check_call_photo(photo.jpeg, stored(photo.picture))
     assert check.photo == PhotoCheck(expected.fit, expected.reason, expected.confidence)
     assert not check.weaker
-    assert cv2.imdecode(np.frombuffer(check.picture, np.uint8), cv2.IMREAD_COLOR).shape[:2] \
-        == (900, 1200)
+    shown = cv2.imdecode(np.frombuffer(check.picture, np.uint8), cv2.IMREAD_COLOR)
+    assert shown.shape[:2] == (600, SHOWN_SIDE)  # sent to the phone at screen size
 
 
 def test_without_a_picture_the_call_check_says_it_is_weaker():
