@@ -6,21 +6,27 @@ The pipeline anchors on the big printed numerals, because card outlines fail whe
    colour survives warm or cool light and shadow edges.
 2. Paper (near the local white, near-neutral under the light of the brightest pixels), cut
    along edges that are not ink edges, gives regions: single cards in a hand, blocks of touching
-   cards on a Plaza, or pale table. Each region is turned upright along its outline's axes (and,
-   for blocks, the dominant edge direction); both ways round are tried and the one whose
-   numerals read best wins: cards on a Plaza share one orientation, so one transform per block.
+   cards on a Plaza, or pale table. Lone cards are read first, each turned upright along its
+   outline's axes; both ways round are tried and the one whose numerals read best wins. Cards on
+   a Plaza lie alike, so blocks are then read along the lone cards' axes (along the other axis a
+   sideways numeral can pass for another in an unseen typeface), one transform per block.
 3. Ink blobs ringed by paper are grouped into numerals (two digits side by side; a bar under
    6/9), read by a small classifier trained on many typefaces both ways up
    (vision/data/cards/numerals.npz, made by bench/train_plaza_numerals.py), and coloured from
    their ink. The classifier gives a 6 or 9's shape; the bar (under: upright, over: turned)
    gives its way up, and without a bar 6 and 9 stay even. On a Plaza a hesitant numeral takes
-   the number its next neighbours along the row and column allow (P5).
+   the number its next neighbours along the row and column allow (P5), and then the number its
+   column among the nearest sure cards of the whole Plaza predicts (P5 fixes a card's column by
+   its number; 6 and 9 are three columns apart).
 4. A numeral read with low confidence becomes an unsure card: never a guess, since one wrong card
    flips a Plaza's legality; the verdict is then P5 on the cards read, with a warning that it
-   may change. Readings whose card would not be mostly paper, and regions that are not
-   card-shaped and hold no sure card, are table.
+   may change. Readings whose card would not be mostly paper, regions that are not card-shaped
+   and hold no sure card, and unsure readings in an ink between the deck's colours are table.
 5. Regions where nothing was read are read again with the card size taken from the cards read
-   (one pack, one size): a lone card whose outline a picture or the table cut is found then.
+   (one pack, one size): a lone card whose outline a picture or the table cut is found then, and
+   on a Plaza a piece of a card that its own wide numeral cut in two. Last, where no card was
+   read, paper is looked for again with a loose neutral test (cards lit off-white beside a
+   brighter cream table); a region found so must hold a sure card.
 """
 
 from __future__ import annotations
@@ -45,6 +51,7 @@ CARD_ASPECT = 88 / 63  # height / width of a Plaza card
 MODEL_PATH = Path(__file__).parent / "data" / "cards" / "numerals.npz"
 GLYPH = 24  # side of the square a numeral is resampled into for the classifier
 LOOSE_TINT = 0.6  # _paper_mask's tint on the second look, for off-white lit cards
+INK_CLEAR = 0.1  # an unsure reading whose ink colour confidence is lower is table, not card
 INK = 0.38  # darker than this share of the paper white, in some channel, is ink
 REJECT = 24  # classifier class for "not a numeral"; classes 2k, 2k+1 are number k+1 up, down
 
@@ -212,6 +219,11 @@ def _read_cards(image: np.ndarray, on_plaza: bool
     found += _read_off_white(small, normalised, edges_free, found, scale, on_plaza, axis)
     if on_plaza:
         found = _settle_on_grid(found)
+    # Ink that lies between the deck's colours, read as an unsure numeral, is nearly always a
+    # pattern of the table (a print, a check), and reporting it would ask for a retake for
+    # nothing: it is dropped. Sure cards, and unsure ones in a clear ink, are kept.
+    found = [reading for reading in found
+             if isinstance(reading.item, SeenCard) or reading.colour_confidence >= INK_CLEAR]
     return _settle_duplicates(found)
 
 
