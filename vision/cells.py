@@ -33,6 +33,13 @@ class Bank:
     size: tuple[float, float]
 
 
+def turned(cells: Bank) -> Bank:
+    """The bank with every cell also turned by one, two and three quarter turns clockwise:
+    cell i turned k times is entry 16 k + i."""
+    return Bank(np.concatenate([np.rot90(cells.cells, -k, axes=(1, 2)) for k in range(4)]),
+                cells.size)
+
+
 def bank(image: np.ndarray) -> Bank:
     height, width = image.shape[:2]
     size = (width / GRID, height / GRID)
@@ -80,16 +87,16 @@ def body(image: np.ndarray, mask: np.ndarray, mask_factor: float, centre: np.nda
 
 @dataclass(frozen=True, eq=False)
 class Scores:
-    """Sums for comparing a body (each turn) with every cell under any light correction:
-    per turn k and cell i, the weighted sums of photo², photo·picture, picture² per channel,
+    """Sums for comparing a body (each turn) with every cell of a bank under any light
+    correction: per turn k and cell i, the weighted sums of photo², photo·picture, picture² per channel,
     the weighted means of both, the total weight, and the pattern distance (0..1)."""
-    photo_photo: np.ndarray  # (4, 16, 3)
+    photo_photo: np.ndarray  # (turns, cells, 3)
     photo_picture: np.ndarray
     picture_picture: np.ndarray
-    photo_mean: np.ndarray  # (4, 3)
-    picture_mean: np.ndarray  # (4, 16, 3)
-    weight: np.ndarray  # (4,)
-    pattern: np.ndarray  # (4, 16)
+    photo_mean: np.ndarray  # (turns, 3)
+    picture_mean: np.ndarray  # (turns, cells, 3)
+    weight: np.ndarray  # (turns,)
+    pattern: np.ndarray  # (turns, cells)
 
 
 def scores(piece: Body, cells: Bank) -> Scores:
@@ -98,7 +105,8 @@ def scores(piece: Body, cells: Bank) -> Scores:
     photo = piece.colour[:, None]  # (4, 1, S, S, 3)
     picture = cells.cells[None]  # (1, 16, S, S, 3)
     w = weight[:, None]
-    photo_photo = np.broadcast_to((w * photo ** 2).sum((2, 3)), (4, GRID * GRID, 3))
+    photo_photo = np.broadcast_to((w * photo ** 2).sum((2, 3)),
+                                  (len(piece.colour), len(cells.cells), 3))
     photo_picture = (w * photo * picture).sum((2, 3))
     picture_picture = (w * picture ** 2).sum((2, 3))
     photo_mean = (weight * piece.colour).sum((1, 2)) / total[:, None]

@@ -31,7 +31,7 @@ import numpy as np
 
 from vision import cells
 from vision.pictures import Picture, check_image, feature_grey, sift
-from vision.pieces import Pair, Pieces, find_pieces, read_pair
+from vision.pieces import Pair, Pieces, find_pieces, read_pair, read_rectangle
 
 GRID = 4
 WORK_LONG_SIDE = 1024  # the photo is searched at this size (SIFT on 12 MP takes seconds)
@@ -665,37 +665,86 @@ def _seam_step(work: np.ndarray, pair: Pair) -> float:
 # ---------------------------------------------------------------- count (T6)
 
 def count_pieces(photo: np.ndarray, picture: Picture) -> PieceCount:
-    """T6: how many of the 16 pieces are in their right place the right way up, wrong, missing."""
+    """T6: how many of the 16 pieces are in their right place the right way up, wrong, missing.
+
+    The rectangle's grid comes from SIFT matches (one homography from the pieces placed like
+    the best-placed one), or, when no piece has enough features, from the rectangle's straight
+    outer border under each of the four turns. Each cell's content is then compared with every
+    cell of the picture under every turn. A cell is right only when it matches its own cell,
+    the way the rectangle lies, clearly better than anything it could be taken for; when its
+    content cannot tell (a flat cell looks the same turned), only when its seams with its
+    neighbours are closed. Otherwise it is wrong: a wrongly counted right piece undercharges
+    the player (T6), a wrongly counted wrong one is easily corrected at the table."""
     check_image(photo)
     scene = _scene(photo, picture)
+    found = find_pieces(scene.work)
+    bank = cells.bank(picture.image)
+    by_features = _grid_by_features(scene, picture)
+    if by_features is not None:
+        grid, placed, table = by_features
+        frame = np.float64([[0, 0], [picture.size[0], 0], list(picture.size),
+                            [0, picture.size[1]]])
+        corners = _straight_border(found, cv2.perspectiveTransform(frame[None], grid)[0])
+        present = [not _looks_like_table(scene, picture, grid, table, divmod(i, GRID))
+                   for i in range(GRID * GRID)]
+        reading = _read_cells(scene.work, found, corners, bank, present, placed)
+    else:
+        outline = read_rectangle(found) if found.area else None
+        turns = [np.roll(outline, -turn, axis=0) for turn in range(4)] if outline is not None \
+            else []
+        readings = [_read_cells(scene.work, found, corners, bank, None, set())
+                    for corners in turns if _plausible_turn(corners, bank)]
+        if not readings:
+            return PieceCount(0, GRID * GRID, 0, (("wrong",) * GRID,) * GRID, (), sure=False)
+        reading = min(readings, key=lambda r: r.fitness)
+    states = tuple(tuple(reading.states[row * GRID:(row + 1) * GRID]) for row in range(GRID))
+    return PieceCount(reading.states.count("right"), reading.states.count("wrong"),
+                      reading.states.count("missing"), states,
+                      tuple((float(x * scene.factor), float(y * scene.factor))
+                            for x, y in reading.corners))
+
+
+BORDER_AGREES = 0.45  # share of a cell side within which the border confirms the feature grid
+
+
+def _straight_border(found: Pieces, corners: np.ndarray) -> np.ndarray:
+    """The rectangle's corners from its straight outer border when that agrees with the
+    corners the features put it at (a homography from a few pieces drifts towards the far
+    edges; the border is sharp); the features' corners otherwise."""
+    outline = read_rectangle(found) if found.area else None
+    if outline is None:
+        return corners
+    cell = np.linalg.norm(corners[1] - corners[0]) / GRID
+    rolled = min((np.roll(outline, -turn, axis=0) for turn in range(4)),
+                 key=lambda c: np.linalg.norm(c - corners, axis=1).mean())
+    agrees = np.linalg.norm(rolled - corners, axis=1).max() < BORDER_AGREES * cell
+    return rolled if agrees else corners
+
+
+def _grid_by_features(scene: _Scene, picture: Picture) -> tuple[
+        np.ndarray, set[int], np.ndarray] | None:
+    """The rectangle's homography (picture to work pixels) from the best-placed piece and every
+    piece placed like it; the cells whose pieces are confirmed placed like it by their own
+    transforms; and the table colours. None when no piece is placed."""
     found = _hypotheses(scene, picture)
     small = _small(picture)
     table = _table_colours(scene.work)
-    best: tuple[int, _Hypothesis, _Comparison] | None = None
+    best: tuple[int, _Hypothesis] | None = None
     for hypothesis in found:
         comparison = _compare(scene, picture, small, hypothesis.transform, hypothesis.cell, table)
         right = sum(_piece_confirmed(comparison, (r, c)) for r in range(GRID)
                     for c in range(GRID))
         if best is None or right > best[0]:
-            best = (right, hypothesis, comparison)
+            best = (right, hypothesis)
     if best is None or best[0] == 0:
-        states = (("wrong",) * GRID,) * GRID
-        return PieceCount(0, GRID * GRID, 0, states, (), sure=False)
+        return None
     anchor = best[1]
     grid = _grid_transform(scene, picture, found, anchor)
-    comparison = _compare(scene, picture, small, grid, anchor.cell, table)
-    # One transform for the whole rectangle is a few pixels off somewhere under tilt: a piece
-    # placed like the anchor by its own transform, and confirmed by it, is right too.
-    placed = {h.cell for h in found if _same_placement(anchor, h, picture)
+    # A piece placed like the anchor by its own transform, and confirmed by it, is right: one
+    # homography for the whole rectangle is a few pixels off somewhere under tilt.
+    placed = {h.cell[0] * GRID + h.cell[1] for h in found if _same_placement(anchor, h, picture)
               and _piece_present(scene, picture, small, table, h)}
-    states = tuple(tuple(_cell_state(scene, picture, comparison, grid, table, (r, c), placed)
-                         for c in range(GRID)) for r in range(GRID))
-    flat = [s for row in states for s in row]
-    corners = np.float64([[0, 0], [picture.size[0], 0], list(picture.size),
-                          [0, picture.size[1]]])
-    photo_corners = cv2.perspectiveTransform(corners[None], grid)[0] * scene.factor
-    return PieceCount(flat.count("right"), flat.count("wrong"), flat.count("missing"), states,
-                      tuple((float(x), float(y)) for x, y in photo_corners))
+    return grid, placed, table
 
 
 def _grid_transform(scene: _Scene, picture: Picture, found: list[_Hypothesis],
@@ -715,14 +764,118 @@ def _grid_transform(scene: _Scene, picture: Picture, found: list[_Hypothesis],
     return anchor.transform if homography is None else homography
 
 
-def _cell_state(scene: _Scene, picture: Picture, comparison: _Comparison, grid: np.ndarray,
-                table: np.ndarray, cell: tuple[int, int],
-                placed: set[tuple[int, int]]) -> CellState:
-    if cell in placed or _piece_confirmed(comparison, cell):
-        return "right"
-    return "missing" if _looks_like_table(scene, picture, grid, table, cell) else "wrong"
+# A cell is missing when less than this share of it is piece; right when its own cell under
+# the rectangle's turn is within LOOKS_LIKE and every cell/turn that looks different from it is
+# at least CLEARLY further; two cells/turns look alike below ALIKE.
+PRESENT = 0.5
+CLEARLY = 0.04
+ALIKE = 0.06
+COUNT_SHIFTS = [(0.0, 0.0)] + [(x, y) for x in (-0.05, 0, 0.05) for y in (-0.05, 0, 0.05)
+                               if x or y]
+HOLE = 0.02  # a seam with more than this share of table in its band is open
 
 
+def _plausible_turn(corners: np.ndarray, bank: cells.Bank) -> bool:
+    width = (np.linalg.norm(corners[1] - corners[0]) + np.linalg.norm(corners[2] - corners[3]))
+    height = (np.linalg.norm(corners[3] - corners[0]) + np.linalg.norm(corners[2] - corners[1]))
+    aspect = width / height / (bank.size[0] / bank.size[1])
+    return 1 / ASPECT_SLACK < aspect < ASPECT_SLACK
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """The 16 cells read with the picture laid on the rectangle's `corners` (work pixels);
+    `fitness` sums each present cell's distance to its own cell (lower is better)."""
+    corners: np.ndarray
+    states: list[CellState]
+    fitness: float
+
+
+def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cells.Bank,
+                present: list[bool] | None, placed: set[int]) -> _Reading:
+    """Read every cell with the picture laid on `corners` (work pixels). A cell is present
+    where `present` says, or without it where the piece mask covers it; `placed` cells are
+    right already (feature matches placed them)."""
+    refs = cells.turned(bank)
+    alike = _alike(refs)
+    coverage, scored = [], []
+    for row in range(GRID):
+        for col in range(GRID):
+            centre = _bilinear(corners, (col + 0.5) / GRID, (row + 0.5) / GRID)
+            x_side = (_bilinear(corners, (col + 1) / GRID, (row + 0.5) / GRID)
+                      - _bilinear(corners, col / GRID, (row + 0.5) / GRID))
+            y_side = (_bilinear(corners, (col + 0.5) / GRID, (row + 1) / GRID)
+                      - _bilinear(corners, (col + 0.5) / GRID, row / GRID))
+            shifted = []
+            for offset in COUNT_SHIFTS:  # the grid places a cell only roughly: try nearby too
+                piece = cells.body(work, found.bare, found.factor,
+                                   centre + offset[0] * x_side + offset[1] * y_side,
+                                   [(x_side, y_side)])
+                if present is not None and present[row * GRID + col] and \
+                        piece.weight.mean() < PRESENT:
+                    # the mask lost a piece that is there (its colours are like the table's)
+                    piece = cells.Body(piece.colour, np.ones_like(piece.weight))
+                shifted.append(cells.scores(piece, refs))
+                if len(shifted) == 1:  # the unshifted place says whether a piece is there
+                    coverage.append(float(piece.weight.mean()))
+            scored.append(shifted)
+    if present is None:
+        present = [share >= PRESENT for share in coverage]
+    own_gain = np.array([cells.light(s[0].photo_mean[0], s[0].picture_mean[0, i])
+                         for i, s in enumerate(scored)])
+    level = np.median(own_gain[present], axis=0) if any(present) else np.ones(3)
+    states: list[CellState] = []
+    fitness = LOOKS_LIKE * (GRID * GRID - sum(present))
+    for index, score in enumerate(scored):
+        if not present[index]:
+            states.append("missing")
+            continue
+        if index in placed:
+            states.append("right")
+            continue
+        gain = np.clip(own_gain[index], level / 1.3, level * 1.3)
+        every = np.min([cells.distance(one, gain[None], np.zeros(len(refs.cells), int),
+                                       np.arange(len(refs.cells))) for one in score], axis=0)
+        mine = float(every[index])
+        fitness += min(mine, 2 * LOOKS_LIKE)
+        confusable = every < mine + CLEARLY
+        confusable[index] = False
+        if mine > LOOKS_LIKE or (confusable & ~alike[index]).any():
+            states.append("wrong")
+        elif confusable.any() and not _seams_closed(found, corners, index, present):
+            states.append("wrong")  # its content looks the same turned or moved: the cut decides
+        else:
+            states.append("right")
+    return _Reading(corners, states, fitness)
+
+
+def _alike(refs: cells.Bank) -> np.ndarray:
+    """alike[i, j]: the picture's cell i (unturned) and entry j of the turned bank look the
+    same (RMS colour difference below ALIKE)."""
+    flat = refs.cells.reshape(len(refs.cells), -1) / 255
+    own = flat[:GRID * GRID]
+    squared = (own ** 2).sum(1)[:, None] + (flat ** 2).sum(1)[None] - 2 * own @ flat.T
+    return np.sqrt(np.maximum(squared, 0) / flat.shape[1]) < ALIKE
+
+
+def _seams_closed(found: Pieces, corners: np.ndarray, index: int, present: list[bool]) -> bool:
+    """Is the band along every side the cell shares with a present neighbour all piece? A piece
+    turned or out of place leaves table showing where its tabs and blanks do not interlock."""
+    row, col = divmod(index, GRID)
+    for d_row, d_col in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        r, c = row + d_row, col + d_col
+        if not (0 <= r < GRID and 0 <= c < GRID and present[r * GRID + c]):
+            continue
+        middle = np.array([col + 0.5 + d_col / 2, row + 0.5 + d_row / 2])
+        along, across = np.array([abs(d_row), abs(d_col)]), np.array([abs(d_col), abs(d_row)])
+        quad = [middle + a * 0.4 * along + b * 0.15 * across
+                for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+        points = np.float32([_bilinear(corners, x / GRID, y / GRID) for x, y in quad])
+        band = np.zeros(found.bare.shape, np.uint8)
+        cv2.fillConvexPoly(band, np.int32(points / found.factor), 1)
+        if band.any() and 1 - found.bare[band > 0].mean() > HOLE:
+            return False
+    return True
 def _looks_like_table(scene: _Scene, picture: Picture, grid: np.ndarray, table: np.ndarray,
                       cell: tuple[int, int]) -> bool:
     """Is the middle of the cell mostly table colour (no piece lies there)?"""

@@ -204,3 +204,18 @@ def read_pair(pieces: Pieces) -> Pair | None:
     direction = step / max(np.linalg.norm(step), 1e-9)
     return Pair((photo[0], photo[1]), along * pieces.factor, across * pieces.factor,
                 (float(direction[0]), float(direction[1])), level, seam)
+
+
+RECTANGLE_SHARE = 0.2  # a row or column of the rectangle with one piece of four still counts
+
+
+def read_rectangle(pieces: Pieces) -> np.ndarray | None:
+    """The four corners (photo pixels, clockwise on screen from the upright top-left) of the
+    rectangle the pieces are laid in, from its straight outer border; None without one."""
+    mask, turn = upright(pieces.mask, pieces.angle)
+    (x0, x1) = extent(mask.sum(0).astype(np.float64), RECTANGLE_SHARE)
+    (y0, y1) = extent(mask.sum(1).astype(np.float64), RECTANGLE_SHARE)
+    if min(x1 - x0, y1 - y0) < 16:
+        return None
+    corners = np.float64([[x0, y0, 1], [x1, y0, 1], [x1, y1, 1], [x0, y1, 1]])
+    return corners @ cv2.invertAffineTransform(turn).T * pieces.factor
