@@ -20,9 +20,12 @@ from vision.cards import (
     REJECT,
     HandReading,
     PlazaReading,
+    SeenCard,
+    _judged,
     _Numeral,
     _orient_six_or_nine,
     _settle_by_place,
+    _settle_on_grid,
     annotate,
     classify_ink,
     read_hand,
@@ -173,6 +176,41 @@ def test_an_unmarked_6_or_9_with_no_neighbour_that_tells_stays_unsure():
     far = sure_numeral(3, 3 * CARD[0], 0)  # three cards along: a tilted grid may have bent
     settled, _ = _settle_by_place([unsure, far], CARD)
     assert settled is unsure
+
+
+def placed(numeral: _Numeral, column: float, row: float, turn: float = 0.0):
+    """A reading of `numeral` on a card at (column, row) of a grid, the photo turned `turn`°."""
+    w, h = CARD
+    box = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
+    angle = np.radians(turn)
+    rotate = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    frame = (box + (column * w, row * h * 1.1)) @ rotate.T + (500, 400)
+    return _judged(frame, numeral.probabilities, R, 1.0)
+
+
+def number_read(reading) -> int | None:
+    return reading.item.card.number if isinstance(reading.item, SeenCard) else None
+
+
+@pytest.mark.parametrize("turn", [0.0, 27.0, 180.0])
+def test_an_unmarked_6_or_9_in_a_column_of_its_own_takes_its_number_from_the_grid(turn):
+    # P5: a card's column is fixed by its number. Red 3, 4, 5 in a row and a lone column of
+    # unmarked 6s or 9s four columns past the 5 (rows below): they are 9s, whichever way the
+    # photo is turned; the settled ones help settle the next one up the column.
+    row = [placed(sure_numeral(n, 0, 0), n - 3, 0, turn) for n in (3, 4, 5)]
+    column = [placed(unmarked_six_or_nine(0, 0), 6, r, turn) for r in (1, 2, 3, 4)]
+    assert all(number_read(reading) is None for reading in column)
+    settled = _settle_on_grid(row + column)
+    assert [number_read(reading) for reading in settled] == [3, 4, 5, 9, 9, 9, 9]
+
+
+def test_a_6_or_9_the_grid_does_not_tell_clearly_stays_unsure():
+    # Halfway between the 6 and the 9 columns (or one sure card only): no guess.
+    row = [placed(sure_numeral(n, 0, 0), n - 3, 0) for n in (3, 4, 5)]
+    between = placed(unmarked_six_or_nine(0, 0), 4.5, 1)
+    assert number_read(_settle_on_grid(row + [between])[-1]) is None
+    lone = [row[0], placed(unmarked_six_or_nine(0, 0), 3, 1)]
+    assert number_read(_settle_on_grid(lone)[-1]) is None
 
 
 def test_the_grid_puts_each_card_in_its_colour_row_and_number_column():
