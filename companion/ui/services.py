@@ -32,7 +32,9 @@ class Services:
 
     @property
     def notices(self) -> tuple[str, ...]:
-        return tuple(notice.message for notice in self.storage.notices)
+        """Every repair since opening, said on the home screen: data files and picture sets."""
+        return (*(notice.message for notice in self.storage.notices),
+                *self.storage.pictures.notices)
 
     def game(self, key: str) -> Game:
         return game_for(key)
