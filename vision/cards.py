@@ -332,7 +332,9 @@ def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, sca
                 continue
             cards, score = _read_upright(normalised, paper, region, angle + turn, scale,
                                          on_plaza, card_width)
-            if score > best_score:
+            # A frame where nothing reads is no rival: a picture's unread shapes can make the
+            # score of the right one negative.
+            if cards and score > best_score:
                 best, best_score = cards, score
     if region.card_shaped or any(isinstance(reading.item, SeenCard) for reading in best):
         return best
