@@ -86,10 +86,14 @@ class BestSolitaireTime:
 
 
 @dataclass(frozen=True)
-class SolitaireTally:
+class SolitaireFigures:
     attempts: int
     finished_attempts: int
     best_times: tuple[BestSolitaireTime, ...]  # per number of pictures, finished only (T8)
+
+
+# One match's solitaire figures are already its tally: sums and bests combine as they are.
+SolitaireTally = SolitaireFigures
 
 
 @dataclass(frozen=True)
@@ -115,13 +119,6 @@ Tallies = tuple[tuple[PlayerId, Tally], ...]
 class TableauFigures:
     rounds: int
     tokens_per_round: float | None  # average net tokens won per round (calls and settlement)
-
-
-@dataclass(frozen=True)
-class SolitaireFigures:
-    attempts: int
-    finished_attempts: int
-    best_times: tuple[BestSolitaireTime, ...]  # per number of pictures, finished only (T8)
 
 
 @dataclass(frozen=True)
