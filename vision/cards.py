@@ -650,7 +650,7 @@ def _settle_on_grid(found: list[_Reading]) -> list[_Reading]:
 
 def _settle_on_grid_once(found: list[_Reading]) -> list[_Reading]:
     sure = [r for r in found if isinstance(r.item, SeenCard)
-            and _number_odds(r.probabilities).max() >= 0.97]
+            and _number_odds(r.probabilities).max() >= 0.9]  # settled ones too (0.9 and up)
     axis = _row_axis(sure)
     if axis is None:
         return found
