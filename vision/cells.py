@@ -18,6 +18,7 @@ import numpy as np
 
 GRID = 4
 SAMPLES = 16  # samples per cell side
+SUPERSAMPLE = 4  # each sample averages this many per side (no aliasing of fine texture)
 MARGIN = 0.04  # the outermost samples stay this far inside the cell (share of its side)
 TINT = 1.25  # the light may tint one colour channel this much against the others
 BRIGHTNESS = (0.45, 2.2)  # and change the brightness this much
@@ -43,12 +44,11 @@ def turned(cells: Bank) -> Bank:
 def bank(image: np.ndarray) -> Bank:
     height, width = image.shape[:2]
     size = (width / GRID, height / GRID)
-    blurred = cv2.GaussianBlur(image, (0, 0), 0.25 * min(size) / SAMPLES)
     cells = []
     for row in range(GRID):
         for col in range(GRID):
             centre = np.array([(col + 0.5) * size[0], (row + 0.5) * size[1]])
-            cells.append(sample(blurred, centre, np.array([size[0], 0.0]),
+            cells.append(sample(image, centre, np.array([size[0], 0.0]),
                                 np.array([0.0, size[1]])))
     return Bank(np.stack(cells).astype(np.float32), size)
 
@@ -57,11 +57,13 @@ def sample(image: np.ndarray, centre: np.ndarray, axis_x: np.ndarray,
            axis_y: np.ndarray) -> np.ndarray:
     """The cell whose centre is at `centre` and whose sides are the vectors `axis_x`, `axis_y`
     (pixels of `image`), sampled on a SAMPLES × SAMPLES grid."""
-    steps = (np.arange(SAMPLES) + 0.5) / SAMPLES * (1 - 2 * MARGIN) + MARGIN - 0.5
+    fine = SAMPLES * SUPERSAMPLE
+    steps = (np.arange(fine) + 0.5) / fine * (1 - 2 * MARGIN) + MARGIN - 0.5
     u, v = np.meshgrid(steps, steps)
     points = centre + u[..., None] * axis_x + v[..., None] * axis_y
-    return cv2.remap(image, points[..., 0].astype(np.float32), points[..., 1].astype(np.float32),
-                     cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    dense = cv2.remap(image, points[..., 0].astype(np.float32), points[..., 1].astype(np.float32),
+                      cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.resize(dense, (SAMPLES, SAMPLES), interpolation=cv2.INTER_AREA)
 
 
 @dataclass(frozen=True, eq=False)

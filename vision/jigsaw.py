@@ -2,23 +2,29 @@
 picture are wrong or missing at round end (T6).
 
 How it works, and why:
-- SIFT features of the (downscaled) photo are matched to the picture's precomputed features.
-  Matches are grouped by the picture cell they fall in (with a margin for tabs) and each cell
-  gets its own RANSAC similarity: one transform per piece, because a single transform can bend
-  to cover two offset pieces (a lesson from the prototypes).
-- Features are found on a CLAHE-equalised grey image (vision.pictures.feature_grey), so smooth
-  pictures keep enough of them.
-- A transform with SURE_INLIERS matches in its cell places a piece as it is; weaker ones are
-  confirmed densely under the piece's own refitted transform: the photo is sampled back into
-  the picture's frame and compared block by block (colour after a per-piece light correction,
-  and correlation where the block has texture). Every seam is decided by the dense comparison.
-- Counting (T6) compares every cell under one transform of the whole rectangle, and also takes
-  a cell as right when its own transform places its piece like the anchor piece.
-- A fit (T4) is a placement where the called piece's cell is a 4-neighbour of the other piece's
-  cell, and the *same* transform explains both cells, including the seam between them and the
-  corners of both pieces: a rotated, offset, gapped or foreign piece breaks the agreement there.
-- A block that looks like the table cannot tell a piece from the table: where the deciding
-  blocks are all like that, the verdict is "unsure", never a guess.
+- The pieces are segmented from the table first (vision.pieces: table colours from the
+  photo's border), so every piece has an outline whatever its texture.
+- A fit (T4) needs the two outlines joined along one full side: read upright, the pair's seam
+  band is all piece (no gap) and the two bodies' sides are in line (no offset, no corner
+  touch). Then both bodies are compared densely with every cell of the picture under each of
+  the four turns (vision.cells): the best placing that makes them neighbours the right way
+  round must not be beaten clearly by any other explanation (a turned piece, another cell,
+  another picture). Pieces with little texture are judged this way too; a flat piece turned
+  rarely interlocks, so its outline refuses it.
+- When the outlines are not joined, SIFT features name the reason: matches are grouped by the
+  picture cell they fall in and each cell gets its own RANSAC similarity (one transform per
+  piece: a single transform can bend to cover two offset pieces), confirmed densely; features
+  are found on a CLAHE-equalised grey image (vision.pictures.feature_grey). A SIFT "fit" the
+  outlines do not confirm is "unsure".
+- Without a picture, the outlines' interlock and the continuity of colour across the seam are
+  judged, and the verdict says it is weaker.
+- Counting (T6): the rectangle's grid from the SIFT homography, snapped to the rectangle's
+  straight outer border when they agree (or from the border alone, trying the four turns);
+  each cell is compared with every picture cell under every turn and called right only when
+  its own cell wins clearly, or, when its content cannot tell (flat colour), when its seams
+  with its neighbours are closed. Unsure cells are counted wrong: counting a wrong piece right
+  would undercharge the player.
+- What cannot be told from the table is "unsure", never a guess.
 """
 
 from __future__ import annotations

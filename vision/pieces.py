@@ -1,10 +1,12 @@
 """Jigsaw pieces on a table, found by colour and shape alone (no picture needed).
 
 - The table is what the photo's border shows: a few Lab colours (k-means over a ring along the
-  border; pieces lie inside the frame). A pixel is piece when it is far from every table colour,
-  by a margin taken from how far the border's own pixels are from them (a textured table gets a
-  wider margin). Holes are filled: a piece has none, so a table-coloured patch inside a piece is
-  piece too.
+  border; a colour rare there is a piece reaching the border and is dropped). A pixel is piece
+  when it is far from every table colour and every blend of two (texture, shading and the
+  table's own edges are blends), by a margin taken from how far the border's own pixels are
+  (a textured table gets a wider margin). Holes are filled for the outline (a piece has none,
+  so a table-coloured patch inside one is piece too) but kept in `bare`, where a gap closed in
+  by two pieces that do not interlock shows as a hole.
 - The pieces' orientation (modulo a quarter turn) comes from the outline's gradient directions:
   their straight shoulders and borders agree, the round tabs cancel out.
 - Turned upright by that angle, a set of pieces is read from its row and column profiles.
@@ -30,14 +32,11 @@ SEED = 7
 @dataclass(frozen=True, eq=False)
 class Pieces:
     """The pieces' mask (uint8 0/1, holes filled) at `factor` photo pixels per mask pixel, the
-    same before filling (`bare`: a gap closed in by two pieces is a hole), the table's colour
-    distance per mask pixel, the margin it was cut at, and the pieces' angle (radians, modulo a
-    quarter turn) in the photo."""
+    same before filling (`bare`: a gap closed in by two pieces is a hole), and the pieces' angle
+    (radians, modulo a quarter turn) in the photo."""
     mask: np.ndarray
     bare: np.ndarray
     factor: float
-    distance: np.ndarray
-    margin: float
     angle: float
 
     @property
@@ -129,8 +128,7 @@ def find_pieces(work: np.ndarray, smallest: float = 0.002) -> Pieces:
             >= max(smallest * mask.size, LARGEST_SHARE * largest)]
     bare = np.isin(labels, keep).astype(np.uint8)
     mask = fill_holes(bare)
-    return Pieces(mask, bare, factor, distance, margin,
-                  orientation(mask) if mask.any() else 0.0)
+    return Pieces(mask, bare, factor, orientation(mask) if mask.any() else 0.0)
 
 
 def upright(mask: np.ndarray, angle: float) -> tuple[np.ndarray, np.ndarray]:

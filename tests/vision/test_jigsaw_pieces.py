@@ -1,0 +1,92 @@
+"""Pieces segmented from the table and read as a pair or a rectangle (vision.pieces), and the
+dense cell comparison (vision.cells), on synthetic drawings where the truth is exact."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.vision import render_jigsaw as render
+from vision import cells
+from vision.pieces import find_pieces, orientation, read_pair, read_rectangle
+
+TABLE = (60, 120, 40)  # BGR, a green cloth
+SIZE = (800, 600)
+
+
+def table_with(boxes: list[tuple[float, float, float, float]], angle: float = 0.0,
+               colour=(200, 180, 230)) -> np.ndarray:
+    """A table photo with axis-aligned boxes (x, y, w, h) drawn, all turned by `angle` degrees
+    about the middle, with a little noise."""
+    image = np.zeros((SIZE[1], SIZE[0], 3), np.uint8)
+    image[:] = TABLE
+    for x, y, w, h in boxes:
+        cv2.rectangle(image, (int(x), int(y)), (int(x + w) - 1, int(y + h) - 1), colour, -1)
+    turn = cv2.getRotationMatrix2D((SIZE[0] / 2, SIZE[1] / 2), angle, 1.0)
+    image = cv2.warpAffine(image, turn, SIZE, borderValue=TABLE)
+    noise = np.random.default_rng(0).normal(0, 3, image.shape)
+    return np.clip(image + noise, 0, 255).astype(np.uint8)
+
+
+def test_pieces_are_told_from_the_table_and_their_angle_is_measured():
+    found = find_pieces(table_with([(300, 200, 120, 100)], angle=20))
+    assert abs(found.area * found.factor ** 2 - 120 * 100) < 0.1 * 120 * 100
+    assert np.degrees(found.angle) == pytest.approx(70, abs=1.5)  # -20 modulo a quarter turn
+
+
+def test_a_piece_reaching_the_border_is_not_taken_for_table():
+    # its colour is rare along the border: not a table colour
+    found = find_pieces(table_with([(300, 200, 120, 100), (740, 300, 60, 80)]))
+    assert found.mask[int(340 / found.factor), int(770 / found.factor)] == 1
+
+
+@given(st.floats(0, 89.9))
+@settings(max_examples=20, deadline=None)
+def test_the_angle_of_a_turned_rectangle_is_found_modulo_a_quarter_turn(degrees):
+    mask = np.zeros((300, 300), np.uint8)
+    box = cv2.boxPoints(((150, 150), (160, 90), degrees))
+    cv2.fillConvexPoly(mask, np.int32(np.round(box)), 1)
+    found = np.degrees(orientation(mask))
+    assert min(abs(found - degrees), 90 - abs(found - degrees)) < 2.5
+
+
+def test_two_bodies_joined_end_to_end_close_the_seam():
+    pair = read_pair(find_pieces(table_with([(250, 250, 150, 120), (400, 250, 150, 120)], 30)))
+    assert pair.seam > 0.99 and pair.level < 0.05
+    assert pair.along == pytest.approx(150, rel=0.05)
+    assert pair.across == pytest.approx(120, rel=0.05)
+
+
+def test_a_gap_between_two_bodies_opens_the_seam():
+    pair = read_pair(find_pieces(table_with([(250, 250, 150, 120), (420, 250, 150, 120)], 30)))
+    assert pair.seam < 0.9
+
+
+def test_bodies_offset_along_their_side_are_out_of_line():
+    pair = read_pair(find_pieces(table_with([(250, 250, 150, 120), (400, 300, 150, 120)], 30)))
+    assert pair.level > 0.3
+
+
+def test_a_rectangle_is_read_from_its_straight_border():
+    corners = read_rectangle(find_pieces(table_with([(200, 150, 400, 300)])))
+    assert sorted(map(tuple, np.round(corners / 5) * 5)) == sorted(
+        [(200, 150), (600, 150), (600, 450), (200, 450)])
+
+
+def test_a_cell_sampled_from_the_picture_matches_itself_and_no_other():
+    image = render.picture("astronaut")
+    bank = cells.bank(image)
+    width, height = bank.size
+    for index in (0, 5, 15):
+        row, col = divmod(index, 4)
+        centre = np.array([(col + 0.5) * width, (row + 0.5) * height])
+        body = cells.body(image, np.ones(image.shape[:2], np.uint8), 1.0, centre,
+                          [(np.array([width, 0.0]), np.array([0.0, height]))])
+        scored = cells.scores(body, cells.turned(bank))
+        gain = cells.light(scored.photo_mean[0], scored.picture_mean[0, index])
+        distances = cells.distance(scored, gain[None], np.zeros(64, int), np.arange(64))
+        assert int(np.argmin(distances)) == index
+        assert distances[index] < 0.05
