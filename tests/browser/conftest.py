@@ -6,6 +6,7 @@ Where Chromium is missing the browser tests are skipped with the reason, never p
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -106,9 +107,21 @@ def local_only(route) -> None:
     (route.continue_() if host in ("127.0.0.1", "localhost") else route.abort())
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Keep each phase's report on the test, so fixtures can tell that the test failed."""
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report
+
+
 @pytest.fixture
-def open_app(browser):
-    """open_app(url, width, height) -> a Playwright page with the app loaded and semantics on."""
+def open_app(browser, request):
+    """open_app(url, width, height) -> a Playwright page with the app loaded and semantics on.
+
+    When the test fails, every page it opened is saved as test-artifacts/failed-<test>-<n>.png:
+    a flaky tap leaves the screen it produced behind.
+    """
     contexts = []
 
     def open_page(url: str, width: int = 390, height: int = 844):
@@ -121,6 +134,12 @@ def open_app(browser):
         return page
 
     yield open_page
+    call = getattr(request.node, "report_call", None)
+    if call is not None and call.failed:
+        pages = [page for context in contexts for page in context.pages]
+        for number, page in enumerate(pages, start=1):
+            with contextlib.suppress(Exception):  # a dead page must not hide the failure
+                screenshot(page, f"failed-{request.node.name}-{number}")
     for context in contexts:
         context.close()
 
