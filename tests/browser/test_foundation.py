@@ -17,10 +17,14 @@ def test_players_and_match_survive_a_restart(app_server, open_app):
 
     page.get_by_role("button", name="Back").click()
     page.get_by_role("button", name="New Plaza game").click()
+    # Each seat adds a line above "Start the game": the tap waits for it, or it lands where the
+    # button was before the line pushed it down (seen on a loaded machine: the tap was lost).
     page.get_by_role("checkbox", name="Ann").click()
+    page.get_by_text("Seat 1: Ann").wait_for()
     page.get_by_role("button", name="Start the game").click()
     page.get_by_text("Plaza is for 2 to 5 players, not 1.").wait_for()
     page.get_by_role("checkbox", name="Bob").click()
+    page.get_by_text("Seat 2: Bob").wait_for()
     page.get_by_role("button", name="Start the game").click()
     page.get_by_role("button", name="Undo last entry").wait_for()
     screenshot(page, "foundation-match")
