@@ -20,12 +20,14 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ARTIFACTS = ROOT / "test-artifacts"
+TIMEOUT = 30_000  # ms for any wait: the machine may be busy; a real failure still fails
 
 
 def pytest_collection_modifyitems(items):
@@ -129,7 +131,7 @@ def open_app(browser, request):
         context.route("**/*", local_only)
         contexts.append(context)
         page = context.new_page()
-        page.set_default_timeout(30_000)  # the machine may be busy; a real failure still fails
+        page.set_default_timeout(TIMEOUT)
         load(page, url)
         return page
 
@@ -157,6 +159,23 @@ def screenshot(page, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def tap(control) -> None:
+    """Tap the control (a Playwright locator) through its semantics node, as a screen reader does.
+
+    A mouse click is aimed by coordinates, which on Flutter's web client can disagree with what is
+    drawn: a re-render can move the semantics tree between Playwright's aim and the click, and for
+    a while after a mouse event Flutter ignores the page scrolling that Playwright does to bring a
+    node into view (its scroller is overflow: hidden then, which scrollIntoView moves anyway).
+    Flutter turns a click on a node into a tap on that node, but when the click comes late (a
+    loaded machine) or reaches another node, it gives the raw pointer events to its own hit test
+    at the spot: the tap goes to whatever is drawn there, a neighbour or nothing. A click event
+    sent to the node is a tap on that node wherever the layout is, and sends no mouse events.
+    Text fields are still clicked (type_into): focusing one from script lost typed keys.
+    """
+    expect(control).to_be_enabled(timeout=TIMEOUT)  # as a click waits for it
+    control.dispatch_event("click")
 
 
 def type_into(page, label, text: str, shown=None) -> None:
@@ -187,7 +206,7 @@ def add_player(page, name: str) -> None:
     type_into(page, "New player's name", name)
     added = page.get_by_role("button", name=f"Rename {' '.join(name.split())}")
     for _ in range(3):
-        page.get_by_role("button", name="Add player").click()
+        tap(page.get_by_role("button", name="Add player"))
         try:
             added.wait_for(timeout=5_000)
             return

@@ -13,7 +13,7 @@ from companion.core.match import replay
 from companion.games.plaza import PLAZA, Card, Charge, Colour, HandPlayed
 from companion.games.registry import game_for
 from storage import open_library
-from tests.browser.conftest import controls_outside, screenshot, show_entry, type_into
+from tests.browser.conftest import controls_outside, screenshot, show_entry, tap, type_into
 
 WAIT = 10_000  # ms
 
@@ -36,11 +36,11 @@ def button(page, name: str):
 
 
 def start_game(page, names: tuple[str, ...]) -> None:
-    page.get_by_role("button", name="New Plaza game").click()
+    tap(page.get_by_role("button", name="New Plaza game"))
     for seat, name in enumerate(names, start=1):
-        page.get_by_role("checkbox", name=name).click()
+        tap(page.get_by_role("checkbox", name=name))
         see(page, f"Seat {seat}: {name}")  # seated before the next tap
-    page.get_by_role("button", name="Start the game").click()
+    tap(page.get_by_role("button", name="Start the game"))
     page.get_by_role("button", name="Undo last entry").wait_for(timeout=WAIT)
 
 
@@ -55,23 +55,23 @@ def enter_total(page, name: str, total: int) -> None:
 
 def pick_colour(page, colour: Colour) -> None:
     # The colour button reads "Red", or "Red · 2" once two Red cards are tapped.
-    page.get_by_role("button", name=re.compile(rf"^{colour}( · \d+)?$")).click()
+    tap(page.get_by_role("button", name=re.compile(rf"^{colour}( · \d+)?$")))
 
 
 def tap_cards(page, cards: tuple[Card, ...]) -> None:
     """Pick each card's colour, then tap its number (the grid shows one colour at a time)."""
     for card in cards:
         pick_colour(page, card.colour)
-        button(page, str(card)).click()
+        tap(button(page, str(card)))
 
 
 def record(page, hand: int) -> None:
-    button(page, f"Record hand {hand}").click()
+    tap(button(page, f"Record hand {hand}"))
 
 
 def hand_of_totals(page, hand: int, winner: str, totals: dict[str, int]) -> None:
     """Enter a hand whose losers' points were counted at the table (P3)."""
-    button(page, f"{winner} ran out").click()
+    tap(button(page, f"{winner} ran out"))
     for name, total in totals.items():
         enter_total(page, name, total)
     record(page, hand)
@@ -100,12 +100,12 @@ def test_a_whole_plaza_game_with_an_undo_and_a_correction(app_server, open_app):
 
     # Hand 1, dealt by Ann; Bob at her left plays first (G1).
     see(page, "Hand 1 of 6, dealer: Ann; Bob plays first")
-    button(page, "Ann ran out").click()
-    button(page, "Bob: cards left").click()
+    tap(button(page, "Ann ran out"))
+    tap(button(page, "Bob: cards left"))
     bob_cards = (Card(Colour.RED, 12), Card(Colour.YELLOW, 5))
     tap_cards(page, bob_cards)
     see(page, "Bob: 17 against")
-    button(page, "Cy: cards left").click()
+    tap(button(page, "Cy: cards left"))
     pick_colour(page, Colour.RED)
     # P1, P3: the 12 Red is in Bob's hand, so it cannot be charged to Cy as well.
     assert button(page, "12 Red").is_disabled()
@@ -116,7 +116,7 @@ def test_a_whole_plaza_game_with_an_undo_and_a_correction(app_server, open_app):
     see(page, "Hand 2 of 6, dealer: Bob; Cy plays first")
 
     # Hand 2: impossible totals are refused on the field, with the reason.
-    button(page, "Bob ran out").click()
+    tap(button(page, "Bob ran out"))
     type_total(page, "Ann", "12.5")
     see(page, "“12.5” is not a whole number of points, like 17.")
     type_total(page, "Ann", "200")
@@ -129,7 +129,7 @@ def test_a_whole_plaza_game_with_an_undo_and_a_correction(app_server, open_app):
     see(page, "Hand 3 of 6, dealer: Cy; Ann plays first")
 
     # Undo takes hand 2 back (G2); it is entered again with Cy holding 9.
-    button(page, "Undo last entry").click()
+    tap(button(page, "Undo last entry"))
     see(page, "Hand 2 of 6, dealer: Bob; Cy plays first")
     hand_of_totals(page, 2, "Bob", {"Ann": 20, "Cy": 9})
 
@@ -143,13 +143,13 @@ def test_a_whole_plaza_game_with_an_undo_and_a_correction(app_server, open_app):
 
     # Correct hand 1 (G2): Bob really held just the 2 Red; the totals follow at once.
     show_entry(page, 1)  # six hands on: the first is no longer among the latest shown
-    button(page, "Correct entry 1").click()
+    tap(button(page, "Correct entry 1"))
     see(page, "Bob: 17 against")  # the form comes filled in with the entry being corrected
-    button(page, "Tap Bob's cards").click()
+    tap(button(page, "Tap Bob's cards"))
     tap_cards(page, bob_cards)  # tapping a held card takes it off
     tap_cards(page, (Card(Colour.RED, 2),))
     see(page, "Bob: 2 against")
-    button(page, "Save corrected hand 1").click()
+    tap(button(page, "Save corrected hand 1"))
     see(page, "1. Ann ran out; Bob 2 (2 Red), Cy 17 (10 Red, 3 Green, 4 Black)")
 
     # The same events, replayed by the rules engine, give the standings on screen (P4, G3).
@@ -181,8 +181,8 @@ def test_the_plaza_screen_fits_a_phone(app_server, open_app):
     seat_players(app_server, names)
     page = open_app(app_server.url, 390, 844)
     start_game(page, names)
-    button(page, "Ann ran out").click()
-    button(page, "Bob: cards left").click()
+    tap(button(page, "Ann ran out"))
+    tap(button(page, "Bob: cards left"))
     tap_cards(page, (Card(Colour.BROWN, 11), Card(Colour.BROWN, 12)))
     enter_total(page, "Cy", 12)
     page.wait_for_timeout(300)  # the last frame painted, not just its semantics
@@ -195,10 +195,10 @@ def test_the_plaza_screen_fits_a_phone(app_server, open_app):
 
     # The filling-in adviser (P6) on the same screen, on the sheet's example: 4, 5, 6, 7 Red
     # lie in a row, and the two 5s in the hand complete a column.
-    button(page, "Bob: total").click()  # closes Bob's grid, so card names are unique again
-    button(page, "Filling-in adviser").click()
+    tap(button(page, "Bob: total"))  # closes Bob's grid, so card names are unique again
+    tap(button(page, "Filling-in adviser"))
     tap_cards(page, tuple(Card(Colour.RED, n) for n in (4, 5, 6, 7)))
-    button(page, "Tap your hand").click()
+    tap(button(page, "Tap your hand"))
     tap_cards(page, (Card(Colour.GREEN, 5), Card(Colour.YELLOW, 5), Card(Colour.BLACK, 9)))
     see(page, "You can fill in up to 2: 5 Green, 5 Yellow.")
     assert controls_outside(page, 390) == []
