@@ -16,7 +16,7 @@ from companion.games.registry import game_for
 from companion.history.stats import HistoryStatistics, WinRecord, history_statistics, outcomes
 from storage import open_library
 from storage.model import Night
-from tests.browser.conftest import controls_outside, screenshot
+from tests.browser.conftest import controls_outside, screenshot, tap
 from tests.history.histories import ANN, BOB, CY, seven_matches
 
 WINTER, SPRING = NightId("winter"), NightId("spring")
@@ -62,27 +62,28 @@ def test_history_filters_nights_shows_round_tables_and_statistics_follow_a_corre
     store_history(app_server)
     page = open_app(app_server.url, 390, 2600)  # tall: the whole first page in the tree
 
-    page.get_by_role("button", name="History").click()
+    tap(page.get_by_role("button", name="History"))
     page.get_by_text("23 game nights").wait_for()
     assert nights_listed(page) == (True, True)
     page.get_by_text("Night of 2025-12-04").wait_for()  # the 20th, newest first
     assert page.get_by_text("Night of 2025-12-03").count() == 0
-    page.get_by_role("button", name="Show more").click()
+    tap(page.get_by_role("button", name="Show more"))
     page.get_by_text("Night of 2025-12-01").wait_for()
     page.get_by_role("button", name="Show more").wait_for(state="detached")
-    page.get_by_role("button", name="Cy", exact=True).click()
+    tap(page.get_by_role("button", name="Cy", exact=True))
     page.get_by_text("1 game night", exact=True).wait_for()
     assert nights_listed(page) == (True, False)
-    page.get_by_role("button", name="All players", exact=True).click()
-    page.get_by_role("button", name="Tabit", exact=True).click()
+    tap(page.get_by_role("button", name="All players", exact=True))
+    page.get_by_text("23 game nights", exact=True).wait_for()  # the filter is off before the next
+    tap(page.get_by_role("button", name="Tabit", exact=True))
     page.get_by_text("1 game night", exact=True).wait_for()
     assert nights_listed(page) == (False, True)
-    page.get_by_role("button", name="Cy", exact=True).click()
+    tap(page.get_by_role("button", name="Cy", exact=True))
     page.get_by_text("0 game nights").wait_for()
-    page.get_by_role("button", name="All players", exact=True).click()
+    tap(page.get_by_role("button", name="All players", exact=True))
 
     page.set_viewport_size({"width": 390, "height": 844})
-    page.get_by_text("Night of 2026-03-09 at Bob's kitchen").click()
+    tap(page.get_by_text("Night of 2026-03-09 at Bob's kitchen"))
     page.get_by_text("Tabit: Ann, Bob").wait_for()
     page.get_by_text("Abandoned: shown here, counted in no statistics.").wait_for()
     page.get_by_text("Shared win").wait_for(state="detached")  # m2 is another night's
@@ -96,14 +97,14 @@ def test_history_filters_nights_shows_round_tables_and_statistics_follow_a_corre
 
     matches = history()
     stats = statistics_of(matches)
-    page.get_by_role("button", name="Tablemate").click()
-    page.get_by_role("button", name="Statistics").click()
+    tap(page.get_by_role("button", name="Tablemate"))
+    tap(page.get_by_role("button", name="Statistics"))
     page.get_by_text("Ann overall").wait_for()
     page.get_by_text(shown_record(stats.of(ANN).overall), exact=False).wait_for()
     # Ann and Bob: m1 Ann, m2 shared (G3), m3 Ann, m5 Bob; m4 abandoned (G4), m7 unfinished.
     page.get_by_text("Ann against Bob: 4 finished together; Ann won 2, Bob won 1, shared 1, "
                      "someone else 0").wait_for()
-    page.get_by_role("button", name="Bob", exact=True).click()
+    tap(page.get_by_role("button", name="Bob", exact=True))
     page.get_by_text(shown_record(stats.of(BOB).overall), exact=False).wait_for()
     page.get_by_text("Win rate per player", exact=True).wait_for()
     screenshot(page, "history-statistics")
@@ -111,15 +112,15 @@ def test_history_filters_nights_shows_round_tables_and_statistics_follow_a_corre
 
     # Reopen the Tabit match and take back its last board: it is unfinished again, and the
     # statistics, computed afresh, follow (G2).
-    page.get_by_role("button", name="History").click()
-    page.get_by_text("Night of 2026-03-09 at Bob's kitchen").click()
-    page.get_by_role("button", name="Open this Tabit game").click()
-    page.get_by_role("button", name="Undo last entry").click()
+    tap(page.get_by_role("button", name="History"))
+    tap(page.get_by_text("Night of 2026-03-09 at Bob's kitchen"))
+    tap(page.get_by_role("button", name="Open this Tabit game"))
+    tap(page.get_by_role("button", name="Undo last entry"))
     page.get_by_role("button", name="Delete entry 4").wait_for(state="detached")
     corrected = tuple(replace(match, events=match.events[:-1]) if match.id == "m3" else match
                       for match in matches)
     after = statistics_of(corrected)
     assert after.of(ANN).overall != stats.of(ANN).overall
-    page.get_by_role("button", name="Home").click()
-    page.get_by_role("button", name="Statistics").click()
+    tap(page.get_by_role("button", name="Home"))
+    tap(page.get_by_role("button", name="Statistics"))
     page.get_by_text(shown_record(after.of(ANN).overall), exact=False).wait_for()
