@@ -218,7 +218,7 @@ def test_a_cover_picture_is_marked_by_tapping_and_without_titles_checks_are_weak
     see(page, weaker, exact=True)
     page.get_by_role("button", name="Round won: settle it").click()
     page.get_by_role("button", name="Won by Ann").click()
-    see(page, "Counting Bob from a photo needs his picture: record the round's title cards "
+    see(page, "Counting Bob from a photo needs their picture: record the round's title cards "
               "from a picture set.", exact=True)
     assert page.get_by_role("button", name="Count Bob from a photo").count() == 0
     assert controls_outside(page, 390) == []

@@ -324,7 +324,7 @@ def titles_panel(state: TableauState, draft: Draft, name: Names, change: Changer
     seats = state.table.seating.seats
     if len(chosen.titles) < len(seats):  # T1: one picture per player
         controls.append(ft.Text(f"The set {chosen.title} has {plural(len(chosen.titles), 'picture')} "
-                                f"for {len(seats)} players: each player needs his own.",
+                                f"for {len(seats)} players: each player needs their own.",
                                 color=ft.Colors.ERROR))
     held = dict(draft.titles)
     for player in seats:
@@ -349,7 +349,7 @@ def count_photo(state: TableauState, player: PlayerId, draft: Draft, pictures: P
     """Count a player's missing or wrong pieces from a photo of his rectangle, against his own
     picture (T6); a sure count fills his field, for confirmation."""
     if not pictures.known(player):
-        return [ft.Text(f"Counting {name(player)} from a photo needs his picture: record the "
+        return [ft.Text(f"Counting {name(player)} from a photo needs their picture: record the "
                         "round's title cards from a picture set.", italic=True)]
     controls: list[ft.Control] = [PhotoTool(
         f"Count {name(player)} from a photo",
