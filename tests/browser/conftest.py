@@ -175,6 +175,10 @@ def tap(control) -> None:
     Text fields are still clicked (type_into): focusing one from script lost typed keys.
     """
     expect(control).to_be_enabled(timeout=TIMEOUT)  # as a click waits for it
+    # Two animation frames, as a click waits for a stable box: a frame Flutter has in hand may
+    # still renumber the node.
+    control.page.evaluate("() => new Promise(done => requestAnimationFrame("
+                          "() => requestAnimationFrame(done)))")
     control.dispatch_event("click")
 
 
