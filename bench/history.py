@@ -168,8 +168,8 @@ def in_process_times(data_dir: Path, repeats: int) -> tuple[float, float]:
               f"{cpu:8.1f} ms thread CPU")
         kept = timed(lambda: all_statistics(services), repeats)
         print(describe("all statistics, summaries kept parsed (wall)", kept))
-        cpu = cpu_timed(lambda: all_statistics(services), repeats)
-        print(describe("  the same, thread CPU", cpu))
+        kept_cpu = cpu_timed(lambda: all_statistics(services), repeats)
+        print(describe("  the same, thread CPU", kept_cpu))
     with open_library(data_dir, game_for) as library:
         print("\nopened again:")
         wall, cpu = first_and_cpu(library.matches.summaries)
@@ -180,7 +180,7 @@ def in_process_times(data_dir: Path, repeats: int) -> tuple[float, float]:
             repeats)))
         print(describe("  of which matches.summaries() alone", timed(
             library.matches.summaries, repeats)))
-    return statistics.median(kept), statistics.median(cpu)
+    return statistics.median(kept), statistics.median(kept_cpu)
 
 
 def main() -> None:
