@@ -50,14 +50,7 @@ from companion.ui.screens.statistics import stored_outcomes  # noqa: E402
 from companion.ui.services import Services  # noqa: E402
 from storage import open_library  # noqa: E402
 from storage.model import Night  # noqa: E402
-from tests.browser.conftest import (  # noqa: E402
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    AppServer,
-    free_port,
-    load,
-    local_only,
-)
+from tests.browser.conftest import AppServer, free_port, launch_chromium, open_page  # noqa: E402
 from tests.history.randomized import PLAYERS  # noqa: E402
 
 TIMEOUT_MS = 60_000
@@ -119,13 +112,8 @@ def browser_times(data_dir: Path, newest: str, tries: int) -> dict[str, list[flo
              "Players": "Add player"}
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                                 args=CHROMIUM_ARGS)
-            context = browser.new_context(viewport={"width": 390, "height": 844})
-            context.route("**/*", local_only)
-            page = context.new_page()
-            page.set_default_timeout(TIMEOUT_MS)
-            load(page, server.url)
+            browser = launch_chromium(playwright)
+            page = open_page(browser, server.url, timeout=TIMEOUT_MS)
             page.get_by_role("button", name="History", exact=True).wait_for()
             for _ in range(tries):
                 for label, times in taps.items():

@@ -29,7 +29,7 @@ from companion.games.registry import game_for  # noqa: E402
 from companion.ui.services import Services  # noqa: E402
 from companion.ui.sharing import lan_address  # noqa: E402
 from storage import open_library  # noqa: E402
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, AppServer, free_port, load  # noqa: E402
+from tests.browser.conftest import AppServer, free_port, launch_chromium, load  # noqa: E402
 
 TIMEOUT_MS = 30_000
 SEES = "node => (node.getAttribute('aria-label') || node.textContent || '').trim()"
@@ -88,8 +88,7 @@ def main() -> None:
         own, shared = [], []
         try:
             with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                                     args=CHROMIUM_ARGS)
+                browser = launch_chromium(playwright)
                 host = browser.new_context(viewport={"width": 390, "height": 1400}).new_page()
                 host.set_default_timeout(TIMEOUT_MS)
                 load(host, server.url)

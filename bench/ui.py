@@ -34,14 +34,7 @@ from companion.core.types import PlayerId  # noqa: E402
 from companion.games.registry import game_for  # noqa: E402
 from companion.games.tableau import TABLEAU, Call, TableauState  # noqa: E402
 from storage import open_library  # noqa: E402
-from tests.browser.conftest import (  # noqa: E402
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    AppServer,
-    free_port,
-    load,
-    local_only,
-)
+from tests.browser.conftest import AppServer, free_port, launch_chromium, open_page  # noqa: E402
 
 PLAYERS = tuple(PlayerId(name) for name in ("Ann", "Bob", "Cy"))  # names stand for ids here
 TIMEOUT_MS = 20_000
@@ -141,14 +134,8 @@ def main() -> None:
         server.start()
         try:
             with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                                     args=CHROMIUM_ARGS)
-                context = browser.new_context(
-                    viewport={"width": args.width, "height": args.height})
-                context.route("**/*", local_only)
-                page = context.new_page()
-                page.set_default_timeout(30_000)
-                load(page, server.url)
+                browser = launch_chromium(playwright)
+                page = open_page(browser, server.url, args.width, args.height, timeout=30_000)
                 start_tableau(page)
                 baseline, measured = play(page, args.warmup + args.taps)
                 browser.close()

@@ -97,10 +97,25 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                              args=CHROMIUM_ARGS)
+        chromium = launch_chromium(playwright)
         yield chromium
         chromium.close()
+
+
+def launch_chromium(playwright):
+    """Debian's Chromium, headless, as every browser test and bench drives it."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+
+
+def open_page(browser, url: str, width: int = 390, height: int = 844, timeout: int = TIMEOUT):
+    """A page with the app at `url` loaded and semantics on, in a fresh context of `browser`
+    that may reach this machine only."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.route("**/*", local_only)
+    page = context.new_page()
+    page.set_default_timeout(timeout)
+    load(page, url)
+    return page
 
 
 def local_only(route) -> None:
@@ -126,16 +141,12 @@ def open_app(browser, request):
     """
     contexts = []
 
-    def open_page(url: str, width: int = 390, height: int = 844):
-        context = browser.new_context(viewport={"width": width, "height": height})
-        context.route("**/*", local_only)
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(TIMEOUT)
-        load(page, url)
+    def opened(url: str, width: int = 390, height: int = 844):
+        page = open_page(browser, url, width, height)
+        contexts.append(page.context)
         return page
 
-    yield open_page
+    yield opened
     call = getattr(request.node, "report_call", None)
     if call is not None and call.failed:
         pages = [page for context in contexts for page in context.pages]
