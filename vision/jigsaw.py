@@ -580,14 +580,15 @@ def _place_pair(work: np.ndarray, found: Pieces, pair: Pair,
                                         np.array(centre) + np.array(offsets), axes), bank)
               for centre in pair.centres]
     middle = 4 * (len(offsets) // 2)  # the unshifted place sets the light correction
-    ka, a, kb, b = np.indices((4, GRID * GRID, 4, GRID * GRID))
+    # open index grids: the per-body sums are picked for 4 × 16 places each and broadcast over
+    # the other body's, instead of gathered for all 4 × 16 × 4 × 16 pairs of places
+    ka, a, kb, b = np.ix_(*(np.arange(n) for n in (4, GRID * GRID, 4, GRID * GRID)))
     gain = cells.light(scored[0].photo_mean[middle + ka] + scored[1].photo_mean[middle + kb],
                        scored[0].picture_mean[middle + ka, a]
                        + scored[1].picture_mean[middle + kb, b])
-    first = np.min([cells.distance(scored[0], gain, 4 * j + ka, a)
-                    for j in range(len(offsets))], axis=0)
-    second = np.min([cells.distance(scored[1], gain, 4 * j + kb, b)
-                     for j in range(len(offsets))], axis=0)
+    shifted = 4 * np.arange(len(offsets)).reshape(-1, 1, 1, 1, 1)  # every offset at once
+    first = cells.distance(scored[0], gain[None], shifted + ka, a[None]).min(0)
+    second = cells.distance(scored[1], gain[None], shifted + kb, b[None]).min(0)
     consistent = np.zeros(first.shape, bool)
     for turn in turns:
         if not turn.plausible:
