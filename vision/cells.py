@@ -12,6 +12,7 @@ feature matching finds too few matches.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -32,6 +33,17 @@ class Bank:
     and the cell size in picture pixels (width, height)."""
     cells: np.ndarray
     size: tuple[float, float]
+
+    @cached_property
+    def by_sample(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The cells as matrix columns for `scores`, made once per bank (every body of a photo
+        is scored against the same bank): colour (P, N·3), its square, grey (P, N) and its
+        square, float64, P samples a cell, N cells."""
+        count = len(self.cells)
+        picture = self.cells.reshape(count, -1, 3).astype(np.float64)
+        colour = picture.transpose(1, 0, 2).reshape(picture.shape[1], count * 3)
+        grey = picture.mean(-1).T
+        return colour, colour ** 2, grey, grey ** 2
 
 
 def turned(cells: Bank) -> Bank:
@@ -134,21 +146,22 @@ def scores(piece: Body, cells: Bank) -> Scores:
     weight = piece.weight.reshape(turns, -1).astype(np.float64)  # (K, P)
     total = np.maximum(weight.sum(1), 1e-6)  # (K,)
     photo = piece.colour.reshape(turns, -1, 3).astype(np.float64)  # (K, P, 3)
-    picture = cells.cells.reshape(count, -1, 3).astype(np.float64)  # (N, P, 3)
-    by_sample = picture.transpose(1, 0, 2).reshape(picture.shape[1], count * 3)  # (P, N·3)
+    colour, colour_squared, grey, grey_squared = cells.by_sample  # (P, N·3), (P, N)
     weighted = weight[..., None] * photo
     photo_photo = np.broadcast_to((weighted * photo).sum(1)[:, None], (turns, count, 3))
-    photo_picture = (weighted.transpose(2, 0, 1) @ picture.transpose(2, 1, 0)).transpose(1, 2, 0)
-    picture_picture = (weight @ by_sample ** 2).reshape(turns, count, 3)
+    # per channel: (K, P) @ (P, N)
+    photo_picture = (weighted.transpose(2, 0, 1) @ colour.reshape(-1, count, 3).transpose(
+        2, 0, 1)).transpose(1, 2, 0)
+    picture_picture = (weight @ colour_squared).reshape(turns, count, 3)
     photo_mean = weighted.sum(1) / total[:, None]
-    picture_mean = (weight @ by_sample).reshape(turns, count, 3) / total[:, None, None]
-    grey_photo, grey_picture = photo.mean(-1), picture.mean(-1)  # (K, P), (N, P)
+    picture_mean = (weight @ colour).reshape(turns, count, 3) / total[:, None, None]
+    grey_photo = photo.mean(-1)  # (K, P)
     centred_photo = grey_photo - (weight * grey_photo).sum(1, keepdims=True) / total[:, None]
-    mean_picture = weight @ grey_picture.T / total[:, None]  # (K, N)
+    mean_picture = weight @ grey / total[:, None]  # (K, N)
     var_photo = ((weight * centred_photo ** 2).sum(1) / total)[:, None]
-    var_picture = weight @ (grey_picture ** 2).T / total[:, None] - mean_picture ** 2
+    var_picture = weight @ grey_squared / total[:, None] - mean_picture ** 2
     # the weighted centred photo sums to zero, so the picture needs no centring here
-    covariance = (weight * centred_photo) @ grey_picture.T / total[:, None]
+    covariance = (weight * centred_photo) @ grey / total[:, None]
     correlation = covariance / np.sqrt(np.maximum(var_photo, 1.0) * np.maximum(var_picture, 1.0))
     texture = np.clip(np.sqrt(np.maximum(var_photo, var_picture)) / TEXTURE, 0, 1)
     pattern = texture * (1 - correlation) / 2
