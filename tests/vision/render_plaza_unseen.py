@@ -461,10 +461,13 @@ def _surface(rng: np.random.Generator, kind: str, shape: tuple[int, int], mm: fl
                                     (205, 170, 120)]), np.float32) / 255
         plank = rng.uniform(90, 180)
         board = np.floor(yy / plank)
-        wobble = _smooth_noise(rng, shape, 40 * mm) * 6
-        rings = np.sin((yy + wobble + board * 37) * rng.uniform(0.6, 1.4) + board * 2.1)
-        streak = _smooth_noise(rng, shape, 3 * mm)
-        tone = 1 + 0.08 * rings + 0.1 * streak - 0.35 * (np.mod(yy, plank) < 1.2)
+        # Grain runs along the planks: lines a few mm apart that wander slowly, and streaks
+        # long along the grain and thin across it.
+        wobble = _smooth_noise(rng, shape, (60 * mm, 40 * mm)) * rng.uniform(3, 10)
+        rings = np.sin((yy + wobble + board * 37) * 2 * np.pi / rng.uniform(3, 8))
+        streak = _smooth_noise(rng, shape, (80 * mm, 0.8 * mm))
+        seam = np.mod(yy, plank) < 1.2
+        tone = 1 + 0.07 * rings + 0.08 * streak + 0.1 * (np.mod(board, 3) - 1) - 0.35 * seam
         return base * tone[..., None]
     if kind == "felt":
         base = np.array(rng.choice([(30, 100, 60), (40, 60, 120), (120, 30, 40),
@@ -514,10 +517,12 @@ def _photo_surface(rng: np.random.Generator, kind: str, shape: tuple[int, int], 
     return np.tile(tile, reps)[:shape[0], :shape[1]]
 
 
-def _smooth_noise(rng: np.random.Generator, shape: tuple[int, int], scale_px: float
-                  ) -> np.ndarray:
-    """Noise of about unit spread with features `scale_px` across, made at low resolution."""
-    small = (max(2, round(shape[1] / max(scale_px, 1))), max(2, round(shape[0] / max(scale_px, 1))))
+def _smooth_noise(rng: np.random.Generator, shape: tuple[int, int],
+                  scale_px: float | tuple[float, float]) -> np.ndarray:
+    """Noise of about unit spread with features `scale_px` across (or (along x, along y)),
+    made at low resolution."""
+    along_x, along_y = scale_px if isinstance(scale_px, tuple) else (scale_px, scale_px)
+    small = (max(2, round(shape[1] / max(along_x, 1))), max(2, round(shape[0] / max(along_y, 1))))
     noise = rng.normal(0, 1, (small[1], small[0])).astype(np.float32)
     return cv2.resize(noise, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR)
 
