@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.ui.screens.settings import backup_contents
-from storage import open_library
+from storage import Backup, open_library
 from storage.pictures import PICTURES, StoredSet
 from tests.storage.helpers import counter_ids, games, new_match, stored_picture
 
@@ -63,7 +63,6 @@ def test_a_backup_holds_every_picture_and_counts_them_apart_from_the_other_files
 
 
 def test_the_settings_wording_counts_one_file_and_no_pictures_right():
-    from storage.model import Backup
     assert backup_contents(Backup("x", "2026-11-21T20:00:00+00:00", 1, 0)) == "1 file"
     assert backup_contents(Backup("x", "2026-11-21T20:00:00+00:00", 2, 1)) == (
         "2 files and 1 picture")
