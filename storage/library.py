@@ -418,14 +418,14 @@ class Library:
             return self._context.files.backups()
 
     def backup_now(self) -> str | None:
-        with self._context.lock:
+        with self._context.lock, self.pictures.held():
             return self._context.files.backup()
 
     def restore_backup(self, backup_id: str) -> str:
         """Put the whole data folder back as backup `backup_id` holds it, picture sets included.
         Returns the id of a backup of the data as it was just before, so the restore can be
         undone the same way."""
-        with self._context.lock:
+        with self._context.lock, self.pictures.held():
             before = self._context.files.restore(backup_id)
             self._context.loaded.clear()
             self._settle(refile_all=True)

@@ -25,8 +25,8 @@ import json
 import os
 import shutil
 import threading
-from collections.abc import Callable, Sequence
-from contextlib import suppress
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -236,13 +236,14 @@ def _index_bytes(sets: list[StoredSet]) -> bytes:
 class PictureStore:
     """Picture sets: list them, add one whole, read one picture's bytes, delete one.
 
-    Thread-safe: one lock serialises every operation (sets change rarely).
+    Thread-safe: one lock serialises every operation (sets change rarely); `held` lends it to a
+    backup or a restore of the files.
     """
 
     def __init__(self, blobs: Blobs, new_id: Callable[[], str]) -> None:
         self._blobs = blobs
         self._new_id = new_id
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         self._notices: list[str] = []
         self._sets = self._open()
 
@@ -296,6 +297,13 @@ class PictureStore:
             with suppress(DamagedPicture):
                 self._checked(*named[name])
         return sets
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        """No set is added or deleted meanwhile: a backup then holds whole sets, and a restore
+        replaces the files under no one's feet."""
+        with self._lock:
+            yield
 
     def reload(self) -> None:
         """Read the files again: a backup was restored under the store."""

@@ -7,12 +7,14 @@ back from the newest backup holding a good copy, with a notice.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 import pytest
@@ -234,6 +236,33 @@ def test_a_failed_backup_leaves_nothing_half_done(tmp_path, monkeypatch):
         assert copies == 3
         assert library.list_backups() == backups
         assert os.listdir(tmp_path / "backups") == [b.id for b in backups]
+
+
+def test_a_set_added_while_a_backup_runs_waits_so_the_backup_holds_whole_sets(tmp_path,
+                                                                             monkeypatch):
+    deluxe = with_a_set(tmp_path)
+    with open_at(tmp_path) as library:
+        library.players.add("Ann")  # the library's index changed: the next backup copies it
+        real_copy, adder, blocked = shutil.copy2, None, None
+
+        def copy_while_a_set_is_added(source, target):
+            nonlocal adder, blocked
+            if adder is None:  # on the first copy, another player adds a set
+                adder = threading.Thread(target=library.pictures.add, args=("Second", SIX_MORE))
+                adder.start()
+                adder.join(timeout=0.5)
+                blocked = adder.is_alive()
+            return real_copy(source, target)
+
+        monkeypatch.setattr(shutil, "copy2", copy_while_a_set_is_added)
+        made = library.backup_now()
+        adder.join()
+        assert blocked
+        copies = backup_folder(tmp_path, made) / PICTURES
+        listed = json.loads((copies / "index.json").read_text())["sets"]
+        assert [entry["id"] for entry in listed] == [deluxe.id]
+        assert sorted(path.name for path in copies.iterdir()) == sorted([deluxe.id, "index.json"])
+        assert [entry.title for entry in library.pictures.sets()] == ["Deluxe", "Second"]
 
 
 def test_a_crash_mid_backup_leaves_no_half_backup(tmp_path):
