@@ -1,12 +1,13 @@
 """Bench of the Plaza photo reader on photos from a second, independent renderer (issue 6).
 
 `python bench/vision_plaza_unseen.py [--photos 60] [--first-seed 0] [--size random|4000x3000]
-[--samples /tmp/p-unseen] [--show-errors]`. The photos come from tests/vision/render_plaza_unseen.py:
-decks, typefaces, surfaces and light the reader was never trained or tuned on. Prints the same
-figures as bench/vision_plaza.py (scored by its score()): per-card accuracy, whole-photo exact
-rate, unsure, wrong, missed and extra cards, the legality verdicts, decode + read time on one
-core (all photos, and the 12-megapixel ones alone); then the errors broken down by the
-conditions of each photo (typeface, artwork, surface, light, tilt, blur, size, ...) and by kind
+[--samples /tmp/p-unseen] [--show-errors]`. The photos come from
+tests/vision/render_plaza_unseen.py: decks, typefaces, surfaces and light the reader was never
+trained or tuned on. Prints the same figures as bench/vision_plaza.py (scored by its score()):
+per-card accuracy, whole-photo exact rate, unsure, wrong, missed and extra cards, the legality
+verdicts, decode + read time on one core (all photos, and the 12-megapixel ones alone); then
+the errors broken down by the conditions of each photo (typeface, artwork, surface, light,
+tilt, blur, size, ...), by the card (colour, number, turned, its height in pixels) and by kind
 of misreading. One photo in four is a hand; the Plazas alternate legal and illegal. With
 --samples, the first four photos and their annotated readings are saved there. Without the
 fonts (see MISSING_FONTS) it says so and exits cleanly.
@@ -33,6 +34,8 @@ import numpy as np  # noqa: E402
 from companion.games.plaza_cards import check_layout  # noqa: E402
 from tests.vision.render_plaza_unseen import (  # noqa: E402
     MISSING_FONTS,
+    height_bucket,
+    height_px,
     render_photo,
     unseen_typefaces,
 )
@@ -63,17 +66,39 @@ def save_sample(folder: Path, seed: int, photo, reading) -> None:
                 cv2.resize(marked, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA))
 
 
-def print_breakdown(by_condition: dict[str, dict[str, Counter]]) -> None:
-    print("\nerrors by condition (share of that condition's cards; exact = whole photos):")
+def card_outcome(counts: Counter, placed) -> str:
+    """What the reader made of one true card, from score()'s per-card keys."""
+    name = str(placed.card)
+    if counts[f"missed:{name}"]:
+        return "missed"
+    if counts[f"unsure:{name}"]:
+        return "unsure"
+    if any(key.startswith(f"wrong:{name}->") for key in counts):
+        return "wrong"
+    return "right"
+
+
+def card_factors(placed) -> dict[str, str]:
+    return {"colour": placed.card.colour.value, "number": f"{placed.card.number:>2}",
+            "turned": "turned 180" if placed.upside_down else "upright",
+            "its height": height_bucket(height_px(placed))}
+
+
+def print_breakdown(title: str, table: dict[str, dict[str, Counter]]) -> None:
+    """Outcome shares per level of each factor; with photo counts when the table has them."""
+    photos = any(counts["photos"] for levels in table.values() for counts in levels.values())
+    print(f"\n{title}")
     print(f"  {'condition':<34}{'photos':>7}{'cards':>7}{'right':>8}{'unsure':>8}{'wrong':>8}"
-          f"{'missed':>8}{'extra':>7}{'exact':>7}")
-    for factor, levels in by_condition.items():
+          f"{'missed':>8}" + (f"{'extra':>7}{'exact':>8}" if photos else ""))
+    for factor, levels in table.items():
         for level, counts in sorted(levels.items()):
             cards = max(1, counts["cards"])
-            print(f"  {factor + ': ' + level:<34}{counts['photos']:>7}{counts['cards']:>7}"
-                  + "".join(f"{counts[outcome] / cards:>8.3f}" for outcome in OUTCOMES)
-                  + f"{counts['extra'] + counts['extra_unsure']:>7}"
-                  + f"{counts['exact']:>4}/{counts['photos']:<3}")
+            line = (f"  {factor + ': ' + level:<34}{counts['photos'] or '':>7}{counts['cards']:>7}"
+                    + "".join(f"{counts[outcome] / cards:>8.3f}" for outcome in OUTCOMES))
+            if photos:
+                line += (f"{counts['extra'] + counts['extra_unsure']:>7}"
+                         f"{counts['exact']:>5}/{counts['photos']}")
+            print(line)
 
 
 def main() -> None:
@@ -96,6 +121,7 @@ def main() -> None:
     plaza_totals: Counter = Counter()
     mistakes: Counter = Counter()
     by_condition: dict[str, dict[str, Counter]] = defaultdict(lambda: defaultdict(Counter))
+    by_card: dict[str, dict[str, Counter]] = defaultdict(lambda: defaultdict(Counter))
     read_ms, decode_ms, cpu_ms, read_ms_12mp = [], [], [], []
     for index in range(arguments.photos):
         seed = arguments.first_seed + index
@@ -116,6 +142,10 @@ def main() -> None:
         counts["photos"] = 1
         for factor, level in photo.conditions.items():
             by_condition[factor][level] += counts
+        for placed in photo.cards:
+            outcome = Counter(cards=1, **{card_outcome(counts, placed): 1})
+            for factor, level in card_factors(placed).items():
+                by_card[factor][level] += outcome
         mistakes.update({misreading(key): n for key, n in counts.items()
                          if key.startswith("wrong:")})
         if kind != "hand":
@@ -158,7 +188,9 @@ def main() -> None:
           " (renderer included)")
     print("\nmisreadings by kind: " + (", ".join(f"{kind} {n}" for kind, n in
                                                  mistakes.most_common()) or "none"))
-    print_breakdown(by_condition)
+    print_breakdown("errors by the photo's conditions (shares of its cards; exact: whole photos)",
+                    by_condition)
+    print_breakdown("errors by the card itself (shares of those cards)", by_card)
 
 
 if __name__ == "__main__":

@@ -563,6 +563,7 @@ def render_photo(seed: int, *, kind: Kind | None = None, size: tuple[int, int] |
     quality = int(rng.integers(60, 96))
     jpeg = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, quality])[1].tobytes()
     megapixels = size[0] * size[1] / 1e6
+    card_height = float(np.median([height_px(placed) for placed in placed]))
     conditions = {
         "kind": kind, "typeface": deck.typeface.name, "artwork": deck.artwork,
         "indices": deck.indices, "surface": surface, "light": light,
@@ -571,8 +572,22 @@ def render_photo(seed: int, *, kind: Kind | None = None, size: tuple[int, int] |
         "size": f"{round(megapixels)} MP",
         "cards": "1-11" if len(cards) <= 11 else "12-25" if len(cards) <= 25 else "26-40",
         "turned": "some turned 180" if any(p.upside_down for p in placed) else "none turned",
+        "card height": height_bucket(card_height),
     }
     return Photo(bgr, jpeg, tuple(placed), deck, kind, conditions)
+
+
+def height_px(placed: PlacedCard) -> float:
+    """The card's height on the photo, in pixels (the mean of its two long sides)."""
+    tl, tr, br, bl = (np.array(corner) for corner in placed.corners)
+    return float(np.linalg.norm(tl - bl) + np.linalg.norm(tr - br)) / 2
+
+
+def height_bucket(pixels: float) -> str:
+    bounds = (60, 100, 160, 250, 400)
+    low = max((bound for bound in bounds if bound <= pixels), default=0)
+    high = min((bound for bound in bounds if bound > pixels), default=None)
+    return f"{low:>3}-{high} px" if high else f"{low}+ px"  # padded: sorts by size
 
 
 def _table(rng: np.random.Generator, surface: str, homography: np.ndarray,
