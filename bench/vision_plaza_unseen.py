@@ -78,10 +78,13 @@ def card_outcome(counts: Counter, placed) -> str:
     return "right"
 
 
-def card_factors(placed) -> dict[str, str]:
-    return {"colour": placed.card.colour.value, "number": f"{placed.card.number:>2}",
-            "turned": "turned 180" if placed.upside_down else "upright",
-            "its height": height_bucket(height_px(placed))}
+def card_factors(placed, deck) -> dict[str, str]:
+    factors = {"colour": placed.card.colour.value, "number": f"{placed.card.number:>2}",
+               "turned": "turned 180" if placed.upside_down else "upright",
+               "its height": height_bucket(height_px(placed))}
+    if placed.card.number in (6, 9):
+        factors["6 or 9 marked by"] = deck.six_nine_mark
+    return factors
 
 
 def print_breakdown(title: str, table: dict[str, dict[str, Counter]]) -> None:
@@ -144,7 +147,7 @@ def main() -> None:
             by_condition[factor][level] += counts
         for placed in photo.cards:
             outcome = Counter(cards=1, **{card_outcome(counts, placed): 1})
-            for factor, level in card_factors(placed).items():
+            for factor, level in card_factors(placed, photo.deck).items():
                 by_card[factor][level] += outcome
         mistakes.update({misreading(key): n for key, n in counts.items()
                          if key.startswith("wrong:")})
