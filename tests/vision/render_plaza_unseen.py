@@ -211,6 +211,12 @@ def render_face(deck: Deck, card: Card, height: int, rng: np.random.Generator) -
     # Paper grain: faint, a few tenths of a millimetre across.
     grain = rng.normal(0, 0.012, (height, width)).astype(np.float32)
     face += cv2.GaussianBlur(grain, (0, 0), max(0.5, 0.2 * mm))[..., None]
+    if deck.artwork == "title":
+        # The game's name above and below the numeral, in the deck's own typeface.
+        title = _text_mask(deck.typeface.path, "PLAZA", max(4, round(2.6 * mm)))
+        offset = 3.5 * mm + 5 * mm
+        _print(face, title, (width / 2, offset), deck.accent)
+        _print(face, title[::-1, ::-1], (width / 2, height - offset), deck.accent)
     centre = (width / 2, height * (0.5 - deck.numeral_lift))
     numeral = _numeral_mask(deck, card.number, max(6, round(deck.numeral_height * height)))
     # Two-digit numbers in a wide typeface are printed smaller rather than off the card.
@@ -262,10 +268,6 @@ def _draw_artwork(canvas: np.ndarray, deck: Deck, ink: RGB, stock: RGB, mm: floa
         size = 4.5 * mm
         for cy in (inset + 2 * size, height - inset - 2 * size):
             _star(canvas, (width / 2, cy), size, ink)
-    if art == "title":
-        scale = 0.12 * mm
-        for y, turned in ((inset + 5 * mm, False), (height - inset - 5 * mm, True)):
-            _small_text(canvas, "PLAZA", (width / 2, y), scale, deck.accent, turned)
 
 
 def _star(canvas: np.ndarray, centre: tuple[float, float], size: float, colour: RGB) -> None:
@@ -276,45 +278,35 @@ def _star(canvas: np.ndarray, centre: tuple[float, float], size: float, colour: 
     cv2.fillPoly(canvas, [np.round(points * 16).astype(np.int32)], colour, cv2.LINE_AA, 4)
 
 
-def _small_text(canvas: np.ndarray, text: str, centre: tuple[float, float], scale: float,
-                colour: RGB, turned: bool) -> None:
-    font, thickness = cv2.FONT_HERSHEY_DUPLEX, max(1, round(scale * 1.5))
-    (w, h), _ = cv2.getTextSize(text, font, scale, thickness)
-    tile = np.zeros((h * 2, w + 2), np.uint8)
-    cv2.putText(tile, text, (1, round(1.5 * h)), font, scale, 255, thickness, cv2.LINE_AA)
-    if turned:
-        tile = tile[::-1, ::-1]
-    alpha = tile.astype(np.float32) / 255
-    x0, y0 = round(centre[0] - tile.shape[1] / 2), round(centre[1] - tile.shape[0] / 2)
-    region = canvas[y0:y0 + tile.shape[0], x0:x0 + tile.shape[1]]
-    alpha = alpha[:region.shape[0], :region.shape[1], None]
-    region[:] = (region * (1 - alpha) + np.array(colour) * alpha).astype(np.uint8)
+def _numeral_mask(deck: Deck, number: int, height: int) -> np.ndarray:
+    """Ink coverage (0..1) of the number `height` pixels tall, 6 and 9 with the deck's mark."""
+    return _text_mask(deck.typeface.path, str(number), height,
+                      deck.six_nine_mark if number in (6, 9) else "")
 
 
 @functools.lru_cache(maxsize=512)
-def _numeral_mask(deck: Deck, number: int, height: int) -> np.ndarray:
-    """Ink coverage (0..1) of the number `height` pixels tall, with the 6/9 mark below it."""
-    text = str(number)
-    probe = ImageFont.truetype(deck.typeface.path, 200)
+def _text_mask(font_path: str, text: str, height: int, mark: str = "") -> np.ndarray:
+    """Ink coverage (0..1) of `text`, its glyphs `height` pixels tall; `mark` ("underline" or
+    "dot") adds the mark that tells a 6 from a 9."""
+    probe = ImageFont.truetype(font_path, 200)
     left, top, right, bottom = probe.getbbox(text)
     size = max(4, round(200 * height / max(1, bottom - top)))
-    font = ImageFont.truetype(deck.typeface.path, size)
+    font = ImageFont.truetype(font_path, size)
     left, top, right, bottom = font.getbbox(text)
     pad = max(2, height // 4)
-    mark_room = round(0.3 * height) if number in (6, 9) else 0
+    mark_room = round(0.3 * height) if mark else 0
     image = Image.new("L", (right - left + 2 * pad + mark_room, bottom - top + 2 * pad
                             + mark_room), 0)
     ImageDraw.Draw(image).text((pad - left, pad - top), text, fill=255, font=font)
     mask = np.asarray(image, np.float32) / 255
-    if number in (6, 9):
-        glyph_bottom, glyph_right = pad + bottom - top, pad + right - left
-        thick = max(1, round(0.08 * height))
-        if deck.six_nine_mark == "underline":
-            y = glyph_bottom + max(1, round(0.08 * height))
-            x0, x1 = pad + round(0.1 * (right - left)), glyph_right - round(0.1 * (right - left))
-            mask[y:y + thick, x0:x1] = 1
-        else:
-            cv2.circle(mask, (glyph_right + thick + 1, glyph_bottom - thick), thick, 1.0, -1)
+    glyph_bottom, glyph_right = pad + bottom - top, pad + right - left
+    thick = max(1, round(0.08 * height))
+    if mark == "underline":
+        y = glyph_bottom + max(1, round(0.08 * height))
+        x0, x1 = pad + round(0.1 * (right - left)), glyph_right - round(0.1 * (right - left))
+        mask[y:y + thick, x0:x1] = 1
+    elif mark == "dot":
+        cv2.circle(mask, (glyph_right + thick + 1, glyph_bottom - thick), thick, 1.0, -1)
     ys, xs = np.nonzero(mask > 0.02)
     return np.ascontiguousarray(mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1])
 
