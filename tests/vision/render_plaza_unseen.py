@@ -31,7 +31,8 @@ from companion.games.plaza_cards import COLOURS, PACK, Card, check_layout
 
 CARD_MM = (63.0, 88.0)  # width, height of a Plaza card
 MISSING_FONTS = ("the unseen Plaza renders need fonts the reader never saw: Debian packages "
-                 "fonts-urw-base35, fonts-freefont-ttf, fonts-texgyre, fonts-crosextra-caladea")
+                 "fonts-urw-base35, fonts-freefont-ttf, fonts-texgyre, fonts-crosextra-caladea, "
+                 "fonts-crosextra-carlito, fonts-noto-core (any of them will do)")
 FONT_DIRS = ("/usr/share/fonts", "/usr/share/texmf/fonts")
 # Upright faces a card printer might pick for big numerals; none is DejaVu, KaTeX, Hershey or
 # Liberation, the families the reader was trained and tuned on.
