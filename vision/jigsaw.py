@@ -120,10 +120,40 @@ def _to_work(photo: np.ndarray) -> tuple[np.ndarray, float]:
 
 def _scene(photo: np.ndarray, picture: Picture) -> _Scene:
     work, factor = _to_work(photo)
-    keypoints, descriptors = sift(5000).detectAndCompute(feature_grey(work), None)
-    points = np.float32([k.pt for k in keypoints]).reshape(-1, 2)
+    return _scene_of(work, factor, picture, None)
+
+
+FEATURE_REACH = 8  # work pixels around the pieces' mask where features are still looked for
+FEATURE_MARGIN = 32  # and the image kept beyond that, so descriptors see what they saw whole
+
+
+def _features(work: np.ndarray, pieces: Pieces | None) -> tuple[np.ndarray, np.ndarray | None]:
+    """SIFT keypoint positions (work pixels) and descriptors, only on and around the pieces
+    when their mask is known: the table's own texture gave most keypoints and most of the time
+    (a cropped, masked search took a quarter of it), and its keypoints explain nothing."""
+    grey = feature_grey(work)  # equalised whole: CLAHE tiles follow the image's size
+    if pieces is None or not pieces.area:
+        keypoints, descriptors = sift(5000).detectAndCompute(grey, None)
+        return np.float32([k.pt for k in keypoints]).reshape(-1, 2), descriptors
+    reach = cv2.resize(pieces.mask, (work.shape[1], work.shape[0]),
+                       interpolation=cv2.INTER_NEAREST)
+    reach = cv2.dilate(reach, np.ones((2 * FEATURE_REACH + 1,) * 2, np.uint8)) * 255
+    x, y, width, height = cv2.boundingRect(reach)
+    left, top = max(0, x - FEATURE_MARGIN), max(0, y - FEATURE_MARGIN)
+    right = min(work.shape[1], x + width + FEATURE_MARGIN)
+    bottom = min(work.shape[0], y + height + FEATURE_MARGIN)
+    keypoints, descriptors = sift(5000).detectAndCompute(grey[top:bottom, left:right],
+                                                         reach[top:bottom, left:right])
+    points = np.float32([k.pt for k in keypoints]).reshape(-1, 2) + np.float32([left, top])
+    return points, descriptors
+
+
+def _scene_of(work: np.ndarray, factor: float, picture: Picture,
+              pieces: Pieces | None) -> _Scene:
+    """The scene of a work-size photo; features only around `pieces` when given."""
+    points, descriptors = _features(work, pieces)
     empty = np.zeros((0, 2), np.float32)
-    if descriptors is None or len(picture.descriptors) < 2 or len(keypoints) < 2:
+    if descriptors is None or len(picture.descriptors) < 2 or len(points) < 2:
         return _Scene(work, factor, empty, empty, points)
     # FLANN's random kd-trees draw from OpenCV's RNG: seeded, the same photo always gets the
     # same matches and so the same verdict (unseeded, a retake of nothing flipped fit/unsure).
@@ -386,7 +416,7 @@ def check_fit(photo: np.ndarray, picture: Picture | None) -> FitVerdict:
         verdict = placed.verdict(_body_outlines(pair, placed, factor))
         if verdict.reason != "unsure":
             return verdict
-    by_features = _check_fit_by_features(photo, picture)
+    by_features = _check_fit_by_features(_scene_of(work, factor, picture, found), picture)
     if joined is False and by_features.fit is not True:
         if by_features.fit is False:
             return by_features
@@ -416,9 +446,8 @@ def _joined(pair: Pair | None) -> bool | None:
     return None
 
 
-def _check_fit_by_features(photo: np.ndarray, picture: Picture) -> FitVerdict:
+def _check_fit_by_features(scene: _Scene, picture: Picture) -> FitVerdict:
     """The pieces placed by SIFT matches, one transform per piece, each confirmed densely."""
-    scene = _scene(photo, picture)
     found = _hypotheses(scene, picture)
     if not found:
         return FitVerdict(None, "unsure", 0.0, False)
@@ -545,16 +574,20 @@ def _place_pair(work: np.ndarray, found: Pieces, pair: Pair,
     along = np.array(pair.direction)
     reach = min(pair.along, pair.across)
     offsets = [(i * along + j * _quarter(along)) * reach for i in SHIFTS for j in SHIFTS]
-    scored = [[cells.scores(cells.body(work, found.bare, found.factor,
-                                       np.array(centre) + offset, axes), bank)
-               for offset in offsets] for centre in pair.centres]
-    middle = len(offsets) // 2  # the unshifted place sets the light correction
+    # every shifted place of a body under every turn scored at once: turn entry 4 j + k is
+    # offset j under turn k
+    scored = [cells.scores(cells.bodies(work, found.bare, found.factor,
+                                        np.array(centre) + np.array(offsets), axes), bank)
+              for centre in pair.centres]
+    middle = 4 * (len(offsets) // 2)  # the unshifted place sets the light correction
     ka, a, kb, b = np.indices((4, GRID * GRID, 4, GRID * GRID))
-    gain = cells.light(scored[0][middle].photo_mean[ka] + scored[1][middle].photo_mean[kb],
-                       scored[0][middle].picture_mean[ka, a]
-                       + scored[1][middle].picture_mean[kb, b])
-    first = np.min([cells.distance(one, gain, ka, a) for one in scored[0]], axis=0)
-    second = np.min([cells.distance(one, gain, kb, b) for one in scored[1]], axis=0)
+    gain = cells.light(scored[0].photo_mean[middle + ka] + scored[1].photo_mean[middle + kb],
+                       scored[0].picture_mean[middle + ka, a]
+                       + scored[1].picture_mean[middle + kb, b])
+    first = np.min([cells.distance(scored[0], gain, 4 * j + ka, a)
+                    for j in range(len(offsets))], axis=0)
+    second = np.min([cells.distance(scored[1], gain, 4 * j + kb, b)
+                     for j in range(len(offsets))], axis=0)
     consistent = np.zeros(first.shape, bool)
     for turn in turns:
         if not turn.plausible:
