@@ -35,10 +35,8 @@ from vision.jigsaw import (
     CellState,
     PieceCount,
     _bilinear,
-    _compare,
     _hypotheses,
     _Hypothesis,
-    _piece_confirmed,
     _piece_present,
     _same_placement,
     _Scene,
@@ -76,28 +74,13 @@ def count_pieces(photo: np.ndarray, picture: Picture) -> PieceCount:
     check_image(photo)
     scene = _scene(photo, picture)
     bank = cells.bank(picture.image)
-    by_features = _grid_by_features(scene, picture)
-    if by_features is not None:
-        grid, placed = by_features
-        frame = np.float64([[0, 0], [picture.size[0], 0], list(picture.size),
-                            [0, picture.size[1]]])
-        features_corners = cv2.perspectiveTransform(frame[None], grid)[0]
-        found = find_pieces_outside(scene.work, features_corners)
-        corners = _straight_border(found, features_corners)
-        reading = _read_cells(scene.work, found, corners, bank, placed)
-    else:
-        found = find_pieces(scene.work)
-        outline = read_rectangle(found) if found.area else None
-        if outline is not None:
-            found = find_pieces_outside(scene.work, outline)
-            outline = read_rectangle(found) if found.area else None
-        turns = [np.roll(outline, -turn, axis=0) for turn in range(4)] \
-            if outline is not None else []
-        readings = [_read_cells(scene.work, found, corners, bank, set())
-                    for corners in turns if _plausible_turn(corners, bank)]
-        if not readings:
-            return PieceCount(0, GRID * GRID, 0, (("wrong",) * GRID,) * GRID, (), sure=False)
-        reading = min(readings, key=lambda r: r.fitness)
+    readings = [_read_placement(scene, picture, bank, group)
+                for group in _placements(scene, picture)] + _read_by_border(scene, bank)
+    if not readings:
+        return PieceCount(0, GRID * GRID, 0, (("wrong",) * GRID,) * GRID, (), sure=False)
+    # the rectangle lies where most pieces match their own cells clearly (a wrong placement
+    # leaves nearly every cell unlike its own); among equals, where cells match best
+    reading = max(readings, key=lambda r: (r.clear, -r.fitness))
     states = tuple(tuple(reading.states[row * GRID:(row + 1) * GRID]) for row in range(GRID))
     return PieceCount(reading.states.count("right"), reading.states.count("wrong"),
                       reading.states.count("missing"), states,
@@ -155,6 +138,8 @@ def _segment(lab: np.ndarray, sample: np.ndarray, factor: float,
 # ---------------------------------------------------------------- the grid
 
 BORDER_AGREES = 0.45  # share of a cell side within which the border confirms the feature grid
+LEAST_AGREEING = 2  # pieces placed alike: one piece alone may be turned or moved
+PLACEMENTS = 3  # groups of pieces placed alike that are read
 GROW_TOLERANCE = 0.04  # share of a cell side: a match this close to the grid's prediction joins
 
 
@@ -172,30 +157,54 @@ def _straight_border(found: Pieces, corners: np.ndarray) -> np.ndarray:
     return rolled if agrees else corners
 
 
-def _grid_by_features(scene: _Scene, picture: Picture) -> tuple[np.ndarray, set[int]] | None:
-    """The rectangle's homography (picture to work pixels) from the best-placed piece and every
-    piece placed like it, and the cells whose pieces are confirmed placed like it by their own
-    transforms. None when no piece is placed."""
-    found = _hypotheses(scene, picture)
-    small = _small(picture)
-    table = _table_colours(scene.work)
-    best: tuple[int, _Hypothesis] | None = None
-    for hypothesis in found:
-        comparison = _compare(scene, picture, small, hypothesis.transform, hypothesis.cell, table)
-        right = sum(_piece_confirmed(comparison, (r, c)) for r in range(GRID)
-                    for c in range(GRID))
-        if best is None or right > best[0]:
-            best = (right, hypothesis)
-    if best is None or best[0] == 0:
-        return None
-    anchor = best[1]
-    agreeing = [h for h in found if _same_placement(anchor, h, picture)]
-    grid = _grid_transform(scene, picture, agreeing, anchor)
-    # A piece placed like the anchor by its own transform, and confirmed by it, is right: one
+def _read_placement(scene: _Scene, picture: Picture, bank: cells.Bank,
+                    agreeing: list[_Hypothesis]) -> _Reading:
+    """The cells read on the rectangle placed by pieces placed alike: the homography from their
+    matches, snapped to the straight border when that agrees; the table sampled around it."""
+    grid = _grid_transform(scene, picture, agreeing, agreeing[0])
+    frame = np.float64([[0, 0], [picture.size[0], 0], list(picture.size), [0, picture.size[1]]])
+    by_features = cv2.perspectiveTransform(frame[None], grid)[0]
+    found = find_pieces_outside(scene.work, by_features)
+    # A piece placed like the others by its own transform, and confirmed by it, is right: one
     # homography for the whole rectangle is a few pixels off somewhere under tilt.
+    small, table = _small(picture), _table_colours(scene.work)
     placed = {h.cell[0] * GRID + h.cell[1] for h in agreeing
               if _piece_present(scene, picture, small, table, h)}
-    return grid, placed
+    return _read_cells(scene.work, found, _straight_border(found, by_features), bank, placed)
+
+
+def _read_by_border(scene: _Scene, bank: cells.Bank) -> list[_Reading]:
+    """The cells read on the rectangle's straight outer border under each plausible turn (found
+    in a first segmentation, then again with the table sampled around it)."""
+    found = find_pieces(scene.work)
+    outline = read_rectangle(found) if found.area else None
+    if outline is not None:
+        found = find_pieces_outside(scene.work, outline)
+        outline = read_rectangle(found) if found.area else None
+    if outline is None:
+        return []
+    turns = [np.roll(outline, -turn, axis=0) for turn in range(4)]
+    return [_read_cells(scene.work, found, corners, bank, set())
+            for corners in turns if _plausible_turn(corners, bank)]
+
+
+def _placements(scene: _Scene, picture: Picture) -> list[list[_Hypothesis]]:
+    """Groups of pieces the features place alike, best supported first (each group's anchor
+    first). Right pieces agree on one placement; a turned or moved piece has one of its own,
+    though a few of them may happen to agree: the groups are read and the best reading wins."""
+    left = _hypotheses(scene, picture)
+    groups = []
+    while left and len(groups) < PLACEMENTS:
+        support = [sum(other.inliers for other in left if _same_placement(h, other, picture))
+                   for h in left]
+        anchor = left[int(np.argmax(support))]
+        group = [anchor] + [h for h in left if h is not anchor
+                            and _same_placement(anchor, h, picture)]
+        if len(group) < LEAST_AGREEING:
+            break
+        groups.append(group)
+        left = [h for h in left if h not in group]
+    return groups
 
 
 def _grid_transform(scene: _Scene, picture: Picture, agreeing: list[_Hypothesis],
@@ -259,6 +268,7 @@ class _Reading:
     corners: np.ndarray
     states: list[CellState]
     fitness: float
+    clear: int  # cells whose content matches their own cell clearly
 
 
 def _cell_axes(corners: np.ndarray, row: int, col: int) -> tuple[np.ndarray, np.ndarray,
@@ -275,7 +285,7 @@ def _cell_axes(corners: np.ndarray, row: int, col: int) -> tuple[np.ndarray, np.
 def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cells.Bank,
                 placed: set[int]) -> _Reading:
     """Read every cell with the picture laid on `corners` (work pixels). A cell is present
-    where the piece mask covers its middle; `placed` cells are present and right already
+    where the piece mask covers its middle; `placed` cells, when present, are right already
     (feature matches placed them)."""
     refs = cells.turned(bank)
     coverage, scored = [], []
@@ -288,7 +298,9 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
             scored.append([cells.scores(cells.body(
                 work, found.bare, found.factor, centre + dx * x_side + dy * y_side,
                 [(x_side, y_side)]), refs) for dx, dy in COUNT_SHIFTS])
-    present = [share >= PRESENT or index in placed for index, share in enumerate(coverage)]
+    # a piece's neighbours' tabs reach into a missing cell, and their features with them:
+    # feature placement does not say a piece is there
+    present = [share >= PRESENT for share in coverage]
     own_gain = np.array([cells.light(s[0].photo_mean[0], s[0].picture_mean[0, i])
                          for i, s in enumerate(scored)])
     level = np.median(own_gain[present], axis=0) if any(present) else np.ones(3)
@@ -312,7 +324,7 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
             verdicts.append("unsure")  # flat content looks the same turned or moved
     states = [_by_seams(found, corners, index, verdicts) if verdict == "unsure" else verdict
               for index, verdict in enumerate(verdicts)]
-    return _Reading(corners, states, fitness)
+    return _Reading(corners, states, fitness, verdicts.count("right"))
 
 
 def _by_seams(found: Pieces, corners: np.ndarray, index: int,
