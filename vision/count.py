@@ -74,8 +74,9 @@ def count_pieces(photo: np.ndarray, picture: Picture) -> PieceCount:
     check_image(photo)
     scene = _scene(photo, picture)
     bank = cells.bank(picture.image)
-    readings = [_read_placement(scene, picture, bank, group)
-                for group in _placements(scene, picture)] + _read_by_border(scene, bank)
+    readings = [reading for group in _placements(scene, picture)
+                for reading in _read_placement(scene, picture, bank, group)]
+    readings += _read_by_border(scene, bank)
     if not readings:
         return PieceCount(0, GRID * GRID, 0, (("wrong",) * GRID,) * GRID, (), sure=False)
     # the rectangle lies where most pieces match their own cells clearly (a wrong placement
@@ -158,9 +159,10 @@ def _straight_border(found: Pieces, corners: np.ndarray) -> np.ndarray:
 
 
 def _read_placement(scene: _Scene, picture: Picture, bank: cells.Bank,
-                    agreeing: list[_Hypothesis]) -> _Reading:
+                    agreeing: list[_Hypothesis]) -> list[_Reading]:
     """The cells read on the rectangle placed by pieces placed alike: the homography from their
-    matches, snapped to the straight border when that agrees; the table sampled around it."""
+    matches, and the straight border when that agrees (sharper, unless glare or a stray piece
+    joins the outline: both are read); the table sampled around it."""
     grid = _grid_transform(scene, picture, agreeing, agreeing[0])
     frame = np.float64([[0, 0], [picture.size[0], 0], list(picture.size), [0, picture.size[1]]])
     by_features = cv2.perspectiveTransform(frame[None], grid)[0]
@@ -170,7 +172,9 @@ def _read_placement(scene: _Scene, picture: Picture, bank: cells.Bank,
     small, table = _small(picture), _table_colours(scene.work)
     placed = {h.cell[0] * GRID + h.cell[1] for h in agreeing
               if _piece_present(scene, picture, small, table, h)}
-    return _read_cells(scene.work, found, _straight_border(found, by_features), bank, placed)
+    snapped = _straight_border(found, by_features)
+    return [_read_cells(scene.work, found, corners, bank, placed)
+            for corners in ([by_features] if snapped is by_features else [by_features, snapped])]
 
 
 def _read_by_border(scene: _Scene, bank: cells.Bank) -> list[_Reading]:
@@ -251,11 +255,12 @@ def _plausible_turn(corners: np.ndarray, bank: cells.Bank) -> bool:
 
 # A cell is missing when less than PRESENT of its middle is piece. It is right when its own
 # cell (under the rectangle's turn) is within LOOKS_LIKE and every other cell/turn is at least
-# CLEARLY further; or, when its own is within SAME of the best (the content cannot tell) and
-# its seams are closed.
+# CLEARLY further; or, when its own is within SAME of the best or within NOISE (the content
+# cannot tell), when its seams are closed.
 PRESENT = 0.5
 CLEARLY = 0.04
 SAME = 0.01
+NOISE = 0.06  # distances below this are blur, noise and compression: they tell cells apart no more
 COUNT_SHIFTS = [(0.0, 0.0)] + [(x, y) for x in (-0.05, 0, 0.05) for y in (-0.05, 0, 0.05)
                                if x or y]
 HOLE = 0.02  # a seam with more than this share of table in its band is open
@@ -318,7 +323,7 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
         others = float(np.delete(every, index).min())
         if index in placed or (mine <= LOOKS_LIKE and mine + CLEARLY < others):
             verdicts.append("right")
-        elif mine > LOOKS_LIKE or mine > others + SAME:
+        elif mine > LOOKS_LIKE or (mine > NOISE and mine > others + SAME):
             verdicts.append("wrong")  # unlike its own cell, or something else explains it better
         else:
             verdicts.append("unsure")  # flat content looks the same turned or moved
