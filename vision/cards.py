@@ -296,15 +296,22 @@ def _regions(paper: np.ndarray) -> list[_Region]:
     surround, since a numeral touching a picture or a frame is not a hole in the paper."""
     side = max(paper.shape)
     opened = cv2.morphologyEx(paper, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    contours, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    # Every component's outer boundary, also of those lying in another's hole: a pale table can
+    # pass for paper, and then the cards, ringed by their shadows and edges, are its holes' islands.
+    contours, hierarchy = cv2.findContours(opened, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     regions = []
-    for contour in contours:
-        if cv2.contourArea(contour) < (side / 120) ** 2:
+    for contour, (_, _, _, parent) in zip(contours, hierarchy[0] if contours else (),
+                                          strict=True):
+        if parent >= 0 or cv2.contourArea(contour) < (side / 120) ** 2:
             continue
         (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
         long, short = max(w, h), max(1.0, min(w, h))
+        # A region the photo's edge cuts has lost its own outline (and a pale table filling the
+        # photo can have a card's aspect): it is no lone card.
+        x, y, bw, bh = cv2.boundingRect(contour)
         card_shaped = 1.2 < long / short < 1.6 \
-            and cv2.contourArea(cv2.convexHull(contour)) > 0.9 * w * h
+            and cv2.contourArea(cv2.convexHull(contour)) > 0.9 * w * h \
+            and x > 1 and y > 1 and x + bw < paper.shape[1] - 1 and y + bh < paper.shape[0] - 1
         regions.append(_Region(rect=((2 * cx, 2 * cy), (2 * w + 2, 2 * h + 2), angle),
                                card_shaped=card_shaped))
     return regions
@@ -336,9 +343,17 @@ def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, sca
             # score of the right one negative.
             if cards and score > best_score:
                 best, best_score = cards, score
-    if region.card_shaped or any(isinstance(reading.item, SeenCard) for reading in best):
+    if region.card_shaped or any(isinstance(reading.item, SeenCard) or _six_or_nine(reading)
+                                 for reading in best):
         return best
     return []
+
+
+def _six_or_nine(reading: _Reading) -> bool:
+    """A clear 6 or 9 of unknown way up: a card's shape (a picture can notch its outline), left
+    for its place on the Plaza to settle (P5)."""
+    odds = _number_odds(reading.probabilities)
+    return odds[5] + odds[8] >= 0.9 and reading.colour_confidence >= 0.5
 
 
 def _edge_angle(normalised: np.ndarray, region: _Region) -> float:
@@ -698,7 +713,7 @@ def _settle_on_grid_once(found: list[_Reading]) -> list[_Reading]:
             0.9 + 0.1 * odds[number - 1]
         probabilities[REJECT] = 1 - probabilities.sum()
         settled.append(_judged(reading.frame, probabilities, reading.colour,
-                               reading.colour_confidence))
+                               reading.colour_confidence, reading.ink))
     return settled
 
 
@@ -720,6 +735,7 @@ class _Reading:
     probabilities: np.ndarray  # the numeral's classes, as in _Numeral
     colour: Colour
     colour_confidence: float
+    ink: np.ndarray | None  # the numeral's ink, RGB relative to the paper white
 
 
 def _card_from(numeral: _Numeral, upright: np.ndarray, ink: np.ndarray, labels: np.ndarray,
@@ -727,12 +743,13 @@ def _card_from(numeral: _Numeral, upright: np.ndarray, ink: np.ndarray, labels: 
     x0, y0, x1, y1 = _card_box(numeral, card_size)
     box = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
     frame = (box @ back[:, :2].T + back[:, 2]) / scale
-    colour, colour_confidence = ink_colour(upright, ink, labels, numeral)
-    return _judged(frame, numeral.probabilities, colour, colour_confidence)
+    rgb = _ink_rgb(upright, ink, labels, numeral)
+    colour, colour_confidence = classify_ink(rgb) if rgb is not None else (Colour.BLACK, 0.0)
+    return _judged(frame, numeral.probabilities, colour, colour_confidence, rgb)
 
 
 def _judged(frame: np.ndarray, probabilities: np.ndarray, colour: Colour,
-            colour_confidence: float) -> _Reading:
+            colour_confidence: float, ink: np.ndarray | None = None) -> _Reading:
     """A sure card when number and colour together are confident enough, else an unsure one."""
     down = probabilities[1:REJECT:2].sum() > probabilities[0:REJECT:2].sum()
     # Turned 180°, the card's own top-left is at the frame's bottom-right.
@@ -743,7 +760,7 @@ def _judged(frame: np.ndarray, probabilities: np.ndarray, colour: Colour,
     confidence = float(number_p[number - 1]) * colour_confidence
     item = SeenCard(Card(colour, number), corners, round(confidence, 3)) if confidence >= SURE \
         else UnsureCard(corners=corners)
-    return _Reading(item, confidence, frame, probabilities, colour, colour_confidence)
+    return _Reading(item, confidence, frame, probabilities, colour, colour_confidence, ink)
 
 
 def _number_probabilities(numeral: _Numeral) -> np.ndarray:
@@ -759,20 +776,18 @@ def _number_odds(probabilities: np.ndarray) -> np.ndarray:
 def _settle_duplicates(found: list[_Reading]
                        ) -> tuple[tuple[SeenCard, ...], tuple[UnsureCard, ...]]:
     """One reading per place, the most confident: overlapping paper regions can read the same
-    card twice. The pack has one of each card (P1): a card read at two places keeps its best
-    reading; the other place becomes unsure."""
+    card twice, and a frame across two touching cards can read a card between them. Cards lie
+    flat, side by side: a reading that covers much of a more confident one (or is much covered
+    by it) is the same place. The pack has one of each card (P1): a card read at two places
+    keeps its best reading; the other place becomes unsure."""
     cards: dict[Card, SeenCard] = {}
     unsure: list[UnsureCard] = []
-    places: list[tuple[np.ndarray, float]] = []  # centre of each card, a third of its width
+    places: list[np.ndarray] = []
     for item in (reading.item for reading in sorted(found, key=lambda r: -r.confidence)):
-        corners = np.array(item.corners)
-        centre = corners.mean(axis=0)
-        reach = 0.35 * min(np.linalg.norm(corners[1] - corners[0]),
-                          np.linalg.norm(corners[2] - corners[1]))
-        if any(np.linalg.norm(centre - other) < min(reach, other_reach)
-               for other, other_reach in places):
+        corners = np.array(item.corners, np.float32)
+        if any(_overlap(corners, other) > 0.35 for other in places):
             continue
-        places.append((centre, reach))
+        places.append(corners)
         if isinstance(item, UnsureCard):
             unsure.append(item)
         elif item.card in cards:
@@ -780,6 +795,13 @@ def _settle_duplicates(found: list[_Reading]
         else:
             cards[item.card] = item
     return tuple(sorted(cards.values(), key=lambda seen: seen.card)), tuple(unsure)
+
+
+def _overlap(one: np.ndarray, other: np.ndarray) -> float:
+    """The share of the smaller of two card quadrilaterals that the other covers."""
+    common, _ = cv2.intersectConvexConvex(one, other)
+    smaller = min(cv2.contourArea(one), cv2.contourArea(other))
+    return float(common) / max(smaller, 1e-6)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -824,15 +846,21 @@ def _lab(rgb: np.ndarray) -> np.ndarray:
 def ink_colour(upright: np.ndarray, ink: np.ndarray, labels: np.ndarray, numeral: _Numeral
                ) -> tuple[Colour, float]:
     """The colour of a numeral's ink (its darkest, solid pixels) and a confidence 0..1."""
+    rgb = _ink_rgb(upright, ink, labels, numeral)
+    return classify_ink(rgb) if rgb is not None else (Colour.BLACK, 0.0)
+
+
+def _ink_rgb(upright: np.ndarray, ink: np.ndarray, labels: np.ndarray, numeral: _Numeral
+             ) -> np.ndarray | None:
+    """A numeral's ink (its darker half of stroke pixels), RGB relative to the paper white."""
     x, y, w, h = (int(v) for v in numeral.box)
     window = labels[y:y + h, x:x + w]
     strokes = np.isin(window, numeral.labels)
     inkness = ink[y:y + h, x:x + w][strokes]
     if inkness.size == 0:
-        return Colour.BLACK, 0.0
+        return None
     core = inkness >= np.percentile(inkness, 50)
-    bgr = upright[y:y + h, x:x + w][strokes][core].mean(axis=0)
-    return classify_ink(bgr[::-1])
+    return upright[y:y + h, x:x + w][strokes][core].mean(axis=0)[::-1]
 
 
 def classify_ink(rgb: np.ndarray) -> tuple[Colour, float]:
