@@ -32,17 +32,15 @@ from vision.jigsaw import (
     ASPECT_SLACK,
     GRID,
     LOOKS_LIKE,
+    MIN_INLIERS,
     CellState,
     PieceCount,
     _bilinear,
     _hypotheses,
     _Hypothesis,
-    _piece_present,
     _same_placement,
     _Scene,
     _scene,
-    _small,
-    _table_colours,
 )
 from vision.pictures import Picture, check_image
 from vision.pieces import (
@@ -141,6 +139,7 @@ def _segment(lab: np.ndarray, sample: np.ndarray, factor: float,
 BORDER_AGREES = 0.45  # share of a cell side within which the border confirms the feature grid
 LEAST_AGREEING = 2  # pieces placed alike: one piece alone may be turned or moved
 PLACEMENTS = 3  # groups of pieces placed alike that are read
+CORE = 0.3  # share of a cell's side at each edge that a neighbour's tab may cover
 GROW_TOLERANCE = 0.04  # share of a cell side: a match this close to the grid's prediction joins
 
 
@@ -167,14 +166,30 @@ def _read_placement(scene: _Scene, picture: Picture, bank: cells.Bank,
     frame = np.float64([[0, 0], [picture.size[0], 0], list(picture.size), [0, picture.size[1]]])
     by_features = cv2.perspectiveTransform(frame[None], grid)[0]
     found = find_pieces_outside(scene.work, by_features)
-    # A piece placed like the others by its own transform, and confirmed by it, is right: one
-    # homography for the whole rectangle is a few pixels off somewhere under tilt.
-    small, table = _small(picture), _table_colours(scene.work)
-    placed = {h.cell[0] * GRID + h.cell[1] for h in agreeing
-              if _piece_present(scene, picture, small, table, h)}
+    placed = _placed_cells(scene, picture, agreeing)
     snapped = _straight_border(found, by_features)
     return [_read_cells(scene.work, found, corners, bank, placed)
             for corners in ([by_features] if snapped is by_features else [by_features, snapped])]
+
+
+def _placed_cells(scene: _Scene, picture: Picture, agreeing: list[_Hypothesis]) -> set[int]:
+    """Cells whose piece its own transform places like the others, with enough matches in the
+    cell's core. A piece placed like the others is right even where one homography for the
+    whole rectangle is a few pixels off; only the core counts because the neighbours' tabs
+    reach into a cell's edges, with their features (a missing or foreign piece's cell would
+    be placed by them)."""
+    size = np.array(picture.size, np.float64) / GRID
+    points = scene.picture_points.astype(np.float64)
+    placed = set()
+    for piece in agreeing:
+        row, col = piece.cell
+        inside = (points - np.array([col, row]) * size) / size
+        core = np.all((inside > CORE) & (inside < 1 - CORE), axis=1)
+        predicted = cv2.perspectiveTransform(points[None], piece.transform)[0]
+        explained = np.linalg.norm(predicted - scene.photo_points, axis=1) < 6.0
+        if (core & explained).sum() >= MIN_INLIERS:
+            placed.add(row * GRID + col)
+    return placed
 
 
 def _read_by_border(scene: _Scene, bank: cells.Bank) -> list[_Reading]:
@@ -321,7 +336,7 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
         mine = float(every[index])
         fitness += min(mine, 2 * LOOKS_LIKE)
         others = float(np.delete(every, index).min())
-        if index in placed or (mine <= LOOKS_LIKE and mine + CLEARLY < others):
+        if mine <= LOOKS_LIKE and (index in placed or mine + CLEARLY < others):
             verdicts.append("right")
         elif mine > LOOKS_LIKE or (mine > NOISE and mine > others + SAME):
             verdicts.append("wrong")  # unlike its own cell, or something else explains it better
