@@ -132,6 +132,7 @@ def main() -> None:
             print(f"fit {index:4d} {case:16s} {photo.picture:22s} -> {verdict.reason:18s} "
                   f"{verdict.confidence:.2f}", flush=True)
     exact = exact_split = count_unsure = 0
+    over_cells = over_photos = 0  # wrong or missing pieces counted right: the player undercharged
     for index in range(arguments.counts):
         photo = render.count_photo(names, surfaces, base_seed + 100_000 + index, size,
                                    render_scale)
@@ -142,6 +143,9 @@ def main() -> None:
         exact_split += (count.right, count.wrong, count.missing) == (
             photo.right, photo.wrong, photo.missing)
         count_unsure += not count.sure
+        over = sum(got == "right" != truth for got, truth in zip(
+            (state for row in count.cells for state in row), photo.cells, strict=True))
+        over_cells, over_photos = over_cells + over, over_photos + (over > 0)
         if arguments.verbose:
             print(f"count {index:3d} {photo.picture:22s} truth r{photo.right:2d} "
                   f"w{photo.wrong:2d} m{photo.missing:2d} -> r{count.right:2d} "
@@ -167,6 +171,8 @@ def main() -> None:
           "   target >= 95%")
     print(f"exact right/wrong/missing split:     {rate(exact_split, arguments.counts)}")
     print(f"counts with no rectangle placed:     {rate(count_unsure, arguments.counts)}")
+    print(f"over-counted right (T6 undercharge): {rate(over_photos, arguments.counts)} of counts, "
+          f"{over_cells} cells   target 0")
     print("per case: accept / reject / unsure / reason as expected")
     for case in render.FIT_CASES:
         counts = per_case[case]

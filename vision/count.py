@@ -32,17 +32,15 @@ from vision.jigsaw import (
     ASPECT_SLACK,
     GRID,
     LOOKS_LIKE,
+    MIN_INLIERS,
     CellState,
     PieceCount,
     _bilinear,
     _hypotheses,
     _Hypothesis,
-    _piece_present,
     _same_placement,
     _Scene,
     _scene,
-    _small,
-    _table_colours,
 )
 from vision.pictures import Picture, check_image
 from vision.pieces import (
@@ -57,7 +55,6 @@ from vision.pieces import (
     _ring,
     _table_distance,
     fill_holes,
-    find_pieces,
     orientation,
     read_rectangle,
 )
@@ -76,7 +73,7 @@ def count_pieces(photo: np.ndarray, picture: Picture) -> PieceCount:
     bank = cells.bank(picture.image)
     readings = [reading for group in _placements(scene, picture)
                 for reading in _read_placement(scene, picture, bank, group)]
-    readings += _read_by_border(scene, bank)
+    readings += _read_by_border(scene, picture, bank)
     if not readings:
         return PieceCount(0, GRID * GRID, 0, (("wrong",) * GRID,) * GRID, (), sure=False)
     # the rectangle lies where most pieces match their own cells clearly (a wrong placement
@@ -93,14 +90,19 @@ def count_pieces(photo: np.ndarray, picture: Picture) -> PieceCount:
 
 WIDEN = 0.5  # cells added on every side of the rectangle's outline before sampling the table
 LEAST_TABLE = 0.04  # share of the photo that must be left outside to sample the table from
+SAME_COLOUR = 14.0  # (weighted Lab) a pixel this close to a ring colour has that colour
+MIDDLE = 0.12  # radius of the photo's middle (share of its short side): pieces lie there
+PICTURE_COLOUR = 0.03  # a ring colour covering this share of the picture may be a piece's
+LIKE_PICTURE = 30.0  # (weighted Lab) the picture's colours under the table's light and tint
+REACHES_MIDDLE = 0.2  # a ring colour reaching this share of the middle is a piece's
+LEAST_RING = 0.3  # a table is at least this share of the ring
+LIKENESS_GAIN = 0.02
 
 
 def find_pieces_outside(work: np.ndarray, corners: np.ndarray) -> Pieces:
     """The pieces segmented from table colours sampled outside the rectangle at `corners` (work
     pixels), widened by WIDEN cells; from the photo's border ring when too little is left."""
-    factor = max(1.0, max(work.shape[:2]) / MASK_LONG_SIDE)
-    small = cv2.resize(work, None, fx=1 / factor, fy=1 / factor, interpolation=cv2.INTER_AREA) \
-        if factor > 1 else work
+    small, factor = _mask_size(work)
     lab = _lab(small)
     centre = corners.mean(0)
     widened = centre + (corners - centre) * (1 + 2 * WIDEN / GRID)
@@ -109,6 +111,74 @@ def find_pieces_outside(work: np.ndarray, corners: np.ndarray) -> Pieces:
     outside = lab[inside == 0]
     table = outside if len(outside) >= LEAST_TABLE * inside.size else _ring(lab)
     return _segment(lab, table[:: max(1, len(table) // 4000)], factor)
+
+
+def find_pieces_on_ring(work: np.ndarray, picture: Picture) -> Pieces:
+    """The pieces segmented from the table colours of the photo's border ring, without the
+    ring's colours that are the picture's and continue from the ring into the middle of the
+    photo: the rectangle running off the photo's edge (a flat picture's colour reaches from
+    the edge to the middle; the table there shows only through missing pieces)."""
+    small, factor = _mask_size(work)
+    lab = _lab(small)
+    ring = np.zeros(small.shape[:2], bool)
+    width = max(3, min(small.shape[:2]) // 25)
+    ring[:width], ring[-width:], ring[:, :width], ring[:, -width:] = True, True, True, True
+    sample = lab[ring][:: max(1, int(ring.sum()) // 3000)]
+    cv2.setRNGSeed(SEED)
+    _, _, centres = cv2.kmeans(sample, TABLE_COLOURS, None,
+                               (cv2.TERM_CRITERIA_MAX_ITER + cv2.TERM_CRITERIA_EPS, 15, 0.5), 1,
+                               cv2.KMEANS_PP_CENTERS)
+    gaps = np.linalg.norm(lab[..., None, :] - centres[None, None], axis=-1)
+    nearest = np.where(gaps.min(-1) < SAME_COLOUR, gaps.argmin(-1), -1)
+    height, width_ = small.shape[:2]
+    middle = np.zeros(small.shape[:2], np.uint8)
+    cv2.circle(middle, (width_ // 2, height // 2), int(MIDDLE * min(height, width_)), 1, -1)
+    painted = _lab(cv2.resize(picture.image, (128, 128), interpolation=cv2.INTER_AREA))
+    suspect, keep = np.zeros(len(centres), bool), np.ones(len(centres), bool)
+    for k, centre in enumerate(centres):
+        suspect[k] = (np.linalg.norm(painted - centre, axis=-1) < LIKE_PICTURE).mean() \
+            > PICTURE_COLOUR
+        _, parts = cv2.connectedComponents((nearest == k).astype(np.uint8), connectivity=8)
+        from_ring = np.setdiff1d(np.unique(parts[ring & (nearest == k)]), [0])
+        keep[k] = not (suspect[k] and np.isin(parts[middle > 0], from_ring).mean()
+                       > REACHES_MIDDLE)
+
+    def segmented(keep: np.ndarray) -> tuple[float, Pieces] | None:
+        table = np.isin(nearest[ring], np.flatnonzero(keep))
+        if table.mean() < LEAST_RING:
+            return None  # too little of the ring left for a table
+        pixels = lab[ring][table]
+        found = _segment(lab, pixels[:: max(1, len(pixels) // 4000)], factor)
+        return _rectangle_likeness(found.mask), found
+
+    best = segmented(keep) or segmented(np.ones(len(centres), bool))
+    # A picture colour that reaches the ring beside the rectangle but not the middle: dropped
+    # when the pieces then make a more rectangle-like shape (one piece-coloured patch, convex).
+    for k in np.flatnonzero(suspect & keep):
+        trial = keep.copy()
+        trial[k] = False
+        tried = segmented(trial)
+        if tried is not None and tried[0] > best[0] + LIKENESS_GAIN:
+            best, keep = tried, trial
+    return best[1]
+
+
+def _rectangle_likeness(mask: np.ndarray) -> float:
+    """How convex the pieces' outline is: the share of its convex hull it fills (the
+    rectangle is convex up to tabs, blanks and missing pieces; a patch of the picture cut off
+    by a table-coloured part of it is not, nor is a patch of table taken for pieces)."""
+    if not mask.any():
+        return 0.0
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = cv2.convexHull(np.concatenate(contours))
+    return float(mask.sum() / max(cv2.contourArea(hull), 1.0))
+
+
+def _mask_size(work: np.ndarray) -> tuple[np.ndarray, float]:
+    factor = max(1.0, max(work.shape[:2]) / MASK_LONG_SIDE)
+    small = cv2.resize(work, None, fx=1 / factor, fy=1 / factor, interpolation=cv2.INTER_AREA) \
+        if factor > 1 else work
+    return small, factor
 
 
 def _segment(lab: np.ndarray, sample: np.ndarray, factor: float,
@@ -141,6 +211,7 @@ def _segment(lab: np.ndarray, sample: np.ndarray, factor: float,
 BORDER_AGREES = 0.45  # share of a cell side within which the border confirms the feature grid
 LEAST_AGREEING = 2  # pieces placed alike: one piece alone may be turned or moved
 PLACEMENTS = 3  # groups of pieces placed alike that are read
+CORE = 0.3  # share of a cell's side at each edge that a neighbour's tab may cover
 GROW_TOLERANCE = 0.04  # share of a cell side: a match this close to the grid's prediction joins
 
 
@@ -167,20 +238,36 @@ def _read_placement(scene: _Scene, picture: Picture, bank: cells.Bank,
     frame = np.float64([[0, 0], [picture.size[0], 0], list(picture.size), [0, picture.size[1]]])
     by_features = cv2.perspectiveTransform(frame[None], grid)[0]
     found = find_pieces_outside(scene.work, by_features)
-    # A piece placed like the others by its own transform, and confirmed by it, is right: one
-    # homography for the whole rectangle is a few pixels off somewhere under tilt.
-    small, table = _small(picture), _table_colours(scene.work)
-    placed = {h.cell[0] * GRID + h.cell[1] for h in agreeing
-              if _piece_present(scene, picture, small, table, h)}
+    placed = _placed_cells(scene, picture, agreeing)
     snapped = _straight_border(found, by_features)
     return [_read_cells(scene.work, found, corners, bank, placed)
             for corners in ([by_features] if snapped is by_features else [by_features, snapped])]
 
 
-def _read_by_border(scene: _Scene, bank: cells.Bank) -> list[_Reading]:
+def _placed_cells(scene: _Scene, picture: Picture, agreeing: list[_Hypothesis]) -> set[int]:
+    """Cells whose piece its own transform places like the others, with enough matches in the
+    cell's core. A piece placed like the others is right even where one homography for the
+    whole rectangle is a few pixels off; only the core counts because the neighbours' tabs
+    reach into a cell's edges, with their features (a missing or foreign piece's cell would
+    be placed by them)."""
+    size = np.array(picture.size, np.float64) / GRID
+    points = scene.picture_points.astype(np.float64)
+    placed = set()
+    for piece in agreeing:
+        row, col = piece.cell
+        inside = (points - np.array([col, row]) * size) / size
+        core = np.all((inside > CORE) & (inside < 1 - CORE), axis=1)
+        predicted = cv2.perspectiveTransform(points[None], piece.transform)[0]
+        explained = np.linalg.norm(predicted - scene.photo_points, axis=1) < 6.0
+        if (core & explained).sum() >= MIN_INLIERS:
+            placed.add(row * GRID + col)
+    return placed
+
+
+def _read_by_border(scene: _Scene, picture: Picture, bank: cells.Bank) -> list[_Reading]:
     """The cells read on the rectangle's straight outer border under each plausible turn (found
     in a first segmentation, then again with the table sampled around it)."""
-    found = find_pieces(scene.work)
+    found = find_pieces_on_ring(scene.work, picture)
     outline = read_rectangle(found) if found.area else None
     if outline is not None:
         found = find_pieces_outside(scene.work, outline)
@@ -321,7 +408,7 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
         mine = float(every[index])
         fitness += min(mine, 2 * LOOKS_LIKE)
         others = float(np.delete(every, index).min())
-        if index in placed or (mine <= LOOKS_LIKE and mine + CLEARLY < others):
+        if mine <= LOOKS_LIKE and (index in placed or mine + CLEARLY < others):
             verdicts.append("right")
         elif mine > LOOKS_LIKE or (mine > NOISE and mine > others + SAME):
             verdicts.append("wrong")  # unlike its own cell, or something else explains it better
