@@ -32,6 +32,7 @@ The pipeline anchors on the big printed numerals, because card outlines fail whe
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
@@ -51,6 +52,7 @@ CARD_ASPECT = 88 / 63  # height / width of a Plaza card
 MODEL_PATH = Path(__file__).parent / "data" / "cards" / "numerals.npz"
 GLYPH = 24  # side of the square a numeral is resampled into for the classifier
 LOOSE_TINT = 0.6  # _paper_mask's tint on the second look, for off-white lit cards
+DECK_INK = 0.9  # a colour confidence from which a card's ink measures the deck's ink
 INK_CLEAR = 0.1  # an unsure reading whose ink colour confidence is lower is table, not card
 INK = 0.38  # darker than this share of the paper white, in some channel, is ink
 REJECT = 24  # classifier class for "not a numeral"; classes 2k, 2k+1 are number k+1 up, down
@@ -217,14 +219,57 @@ def _read_cards(image: np.ndarray, on_plaza: bool
             if w * h >= 0.1 * width * width * CARD_ASPECT:  # a piece of a card, at least
                 found += _read_region(normalised, paper, region, scale, on_plaza, width, axis)
     found += _read_off_white(small, normalised, edges_free, found, scale, on_plaza, axis)
+    found = _recolour_by_deck(found)
     if on_plaza:
         found = _settle_on_grid(found)
+    found = _alike_in_size(found)
     # Ink that lies between the deck's colours, read as an unsure numeral, is nearly always a
     # pattern of the table (a print, a check), and reporting it would ask for a retake for
     # nothing: it is dropped. Sure cards, and unsure ones in a clear ink, are kept.
     found = [reading for reading in found
              if isinstance(reading.item, SeenCard) or reading.colour_confidence >= INK_CLEAR]
     return _settle_duplicates(found)
+
+
+def _alike_in_size(found: list[_Reading]) -> list[_Reading]:
+    """One pack prints its numerals at one size (two digits squeezed a little at most): a reading
+    whose numeral is far smaller or larger than its nearest sure neighbours' is a pattern of the
+    table or a picture, not a card. Neighbours, not the whole photo: a tilted camera makes the
+    far cards smaller."""
+    sure = [r for r in found if isinstance(r.item, SeenCard)]
+    if len(sure) < 3:
+        return found
+    centres = np.array([r.frame.mean(axis=0) for r in sure])
+    glyphs = np.array([r.glyph for r in sure])
+    kept = []
+    for reading in found:
+        distances = np.linalg.norm(centres - reading.frame.mean(axis=0), axis=1)
+        others = [i for i in np.argsort(distances) if sure[i] is not reading][:3]
+        ratio = reading.glyph / max(float(np.median(glyphs[others])), 1e-6)
+        if 0.55 <= ratio <= 1.8:
+            kept.append(reading)
+    return kept
+
+
+def _recolour_by_deck(found: list[_Reading]) -> list[_Reading]:
+    """A numeral whose ink lies between the typical inks is judged again against the deck's own
+    inks, measured on the cards whose colour is clear: decks differ, and the light shifts an ink
+    alike on every card (a warm lamp browns a black). Only to confirm the colour first named:
+    a colour missing from the clear cards has no measure of its own to be fairly weighed by."""
+    clear = [r for r in found if r.ink is not None and r.colour_confidence >= DECK_INK]
+    if len(clear) < 3:
+        return found
+    labs = _lab(np.array([r.ink for r in clear]))
+    deck = {colour: np.median(labs[[r.colour == colour for r in clear]], axis=0)
+            for colour in {r.colour for r in clear}}
+    recoloured = []
+    for reading in found:
+        if reading.ink is not None and reading.colour_confidence < DECK_INK:
+            colour, confidence = classify_ink(reading.ink, deck)
+            if colour == reading.colour and confidence > reading.colour_confidence:
+                reading = _rejudged(reading, reading.probabilities, confidence)
+        recoloured.append(reading)
+    return recoloured
 
 
 def _read_off_white(small: np.ndarray, normalised: np.ndarray, edges_free: np.ndarray,
@@ -712,8 +757,7 @@ def _settle_on_grid_once(found: list[_Reading]) -> list[_Reading]:
         probabilities[2 * number - 2 if up >= down else 2 * number - 1] = \
             0.9 + 0.1 * odds[number - 1]
         probabilities[REJECT] = 1 - probabilities.sum()
-        settled.append(_judged(reading.frame, probabilities, reading.colour,
-                               reading.colour_confidence, reading.ink))
+        settled.append(_rejudged(reading, probabilities, reading.colour_confidence))
     return settled
 
 
@@ -736,6 +780,7 @@ class _Reading:
     colour: Colour
     colour_confidence: float
     ink: np.ndarray | None  # the numeral's ink, RGB relative to the paper white
+    glyph: float  # the numeral's height, photo pixels
 
 
 def _card_from(numeral: _Numeral, upright: np.ndarray, ink: np.ndarray, labels: np.ndarray,
@@ -745,11 +790,20 @@ def _card_from(numeral: _Numeral, upright: np.ndarray, ink: np.ndarray, labels: 
     frame = (box @ back[:, :2].T + back[:, 2]) / scale
     rgb = _ink_rgb(upright, ink, labels, numeral)
     colour, colour_confidence = classify_ink(rgb) if rgb is not None else (Colour.BLACK, 0.0)
-    return _judged(frame, numeral.probabilities, colour, colour_confidence, rgb)
+    return _judged(frame, numeral.probabilities, colour, colour_confidence, rgb,
+                   numeral.box[3] / scale)
+
+
+def _rejudged(reading: _Reading, probabilities: np.ndarray, colour_confidence: float
+              ) -> _Reading:
+    """A reading judged again, with the number its place or the colour its deck told."""
+    return _judged(reading.frame, probabilities, reading.colour, colour_confidence, reading.ink,
+                   reading.glyph)
 
 
 def _judged(frame: np.ndarray, probabilities: np.ndarray, colour: Colour,
-            colour_confidence: float, ink: np.ndarray | None = None) -> _Reading:
+            colour_confidence: float, ink: np.ndarray | None = None, glyph: float = 0.0
+            ) -> _Reading:
     """A sure card when number and colour together are confident enough, else an unsure one."""
     down = probabilities[1:REJECT:2].sum() > probabilities[0:REJECT:2].sum()
     # Turned 180°, the card's own top-left is at the frame's bottom-right.
@@ -760,7 +814,8 @@ def _judged(frame: np.ndarray, probabilities: np.ndarray, colour: Colour,
     confidence = float(number_p[number - 1]) * colour_confidence
     item = SeenCard(Card(colour, number), corners, round(confidence, 3)) if confidence >= SURE \
         else UnsureCard(corners=corners)
-    return _Reading(item, confidence, frame, probabilities, colour, colour_confidence, ink)
+    return _Reading(item, confidence, frame, probabilities, colour, colour_confidence, ink,
+                    glyph)
 
 
 def _number_probabilities(numeral: _Numeral) -> np.ndarray:
@@ -863,11 +918,15 @@ def _ink_rgb(upright: np.ndarray, ink: np.ndarray, labels: np.ndarray, numeral: 
     return upright[y:y + h, x:x + w][strokes][core].mean(axis=0)[::-1]
 
 
-def classify_ink(rgb: np.ndarray) -> tuple[Colour, float]:
-    """Nearest prototype ink in Lab; confidence from how much nearer it is than other colours."""
+def classify_ink(rgb: np.ndarray, deck: Mapping[Colour, np.ndarray] | None = None
+                 ) -> tuple[Colour, float]:
+    """Nearest prototype ink in Lab; confidence from how much nearer it is than other colours.
+    `deck` (Lab per colour) replaces the prototypes of the colours it names."""
     rows, prototypes = _prototype_lab()
-    distances = np.linalg.norm(prototypes - _lab(np.asarray(rgb, np.float32)), axis=1)
-    per_colour = np.array([distances[rows == row].min() for row in range(len(COLOURS))])
+    lab = _lab(np.asarray(rgb, np.float32))
+    distances = np.linalg.norm(prototypes - lab, axis=1)
+    per_colour = np.array([np.linalg.norm(deck[colour] - lab) if deck and colour in deck
+                           else distances[rows == colour.row].min() for colour in COLOURS])
     order = np.argsort(per_colour)
     nearest, second = per_colour[order[0]], per_colour[order[1]]
     confidence = float(np.clip((second - nearest) / max(second, 1e-6) * 2.5, 0, 1))
