@@ -53,8 +53,9 @@ def misreading(key: str) -> str:
         return "6 and 9 swapped" + (" and colour wrong" if colour_wrong else "")
     if colour_wrong and number_wrong:
         return "colour and number wrong"
-    return f"colour wrong ({truth[1]} read as {seen[1]})" if colour_wrong else \
-        "number wrong"
+    if colour_wrong:
+        return f"colour wrong ({truth[1]} read as {seen[1]})"
+    return f"number wrong ({truth[0]} read as {seen[0]})"
 
 
 def save_sample(folder: Path, seed: int, photo, reading) -> None:
