@@ -14,8 +14,9 @@ How it works, and why:
 - When the outlines are not joined, SIFT features name the reason: matches are grouped by the
   picture cell they fall in and each cell gets its own RANSAC similarity (one transform per
   piece: a single transform can bend to cover two offset pieces), confirmed densely; features
-  are found on a CLAHE-equalised grey image (vision.pictures.feature_grey). A SIFT "fit" the
-  outlines do not confirm is "unsure".
+  are found on a CLAHE-equalised grey image (vision.pictures.feature_grey), only on and around
+  the pieces' outlines (the table's texture gave most keypoints and most of the time). A SIFT
+  "fit" the outlines do not confirm is "unsure".
 - Without a picture, the outlines' interlock and the continuity of colour across the seam are
   judged, and the verdict says it is weaker.
 - Counting (T6): the rectangle's grid from the SIFT homography, snapped to the rectangle's
