@@ -450,6 +450,7 @@ def _read_upright(normalised: np.ndarray, paper: np.ndarray, region: _Region, an
         return [], 0.0
     back = cv2.invertAffineTransform(turn)
     card_size = _card_size(numerals, region.card_shaped, (w, h), card_width)
+    numerals = [_orient_by_index(numeral, ink, ink_mask, card_size) for numeral in numerals]
     if on_plaza:  # cards in a hand lie anywhere
         numerals = _settle_by_place(numerals, card_size)
     # A card is mostly bare paper: a dark blob on a pale patch of table is not a card. A numeral
@@ -525,9 +526,10 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
     groups = _group_digits(blobs)
     if not groups:
         return [], labels, 0.0
-    probabilities = classify(np.stack([features(ink, box) for box, _, _ in groups]))
-    candidates = [_orient_six_or_nine(_Numeral(box=box, labels=members, probabilities=p, bar=bar))
-                  for (box, members, bar), p in zip(groups, probabilities, strict=True)]
+    probabilities = classify(np.stack([features(ink, box) for box, _, _, _ in groups]))
+    candidates = [_orient_six_or_nine(_Numeral(box=box, labels=members, bar=bar,
+                                               probabilities=_doubted(p) if crowded else p))
+                  for (box, members, bar, crowded), p in zip(groups, probabilities, strict=True)]
     numerals = [numeral for numeral in candidates if numeral.probabilities[REJECT] < 0.5]
     if not numerals:
         return [], labels, 0.0
@@ -536,6 +538,16 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
                  if c.probabilities[REJECT] >= 0.5 and 0.55 * tall <= max(c.box[2], c.box[3])
                  <= 1.6 * tall)
     return [numeral for numeral in numerals if numeral.box[3] >= 0.55 * tall], labels, unread
+
+
+def _doubted(probabilities: np.ndarray) -> np.ndarray:
+    """A lone digit with a digit-like blob beside it, unjoined: perhaps half a number, so at
+    best unsure (its number's odds capped below SURE), though still a numeral."""
+    doubted = probabilities.copy()
+    doubted[:REJECT] *= min(1.0, 0.7 / max(float(_number_odds(probabilities).max()), 1e-6))
+    doubted[REJECT] = 0
+    doubted[REJECT] = min(0.45, 1 - doubted.sum())
+    return doubted / doubted.sum()
 
 
 def _orient_six_or_nine(numeral: _Numeral) -> _Numeral:
@@ -559,34 +571,106 @@ def _orient_six_or_nine(numeral: _Numeral) -> _Numeral:
     return replace(numeral, probabilities=oriented)
 
 
-def _group_digits(blobs: list[tuple[int, int, int, int, int]]
-                  ) -> list[tuple[tuple[float, float, float, float], tuple[int, ...], int]]:
-    """Join blobs side by side of similar height (10, 11, 12) and a flat bar just under or over a
-    digit (the mark of 6 and 9). Returns (box, labels, bar) per group; bar is 1 for a bar under
-    the digits, -1 for one over them, 0 for none."""
+def _orient_by_index(numeral: _Numeral, ink: np.ndarray, ink_mask: np.ndarray,
+                     card_size: tuple[float, float]) -> _Numeral:
+    """An unmarked 6 or 9 turned the right way by the card's corner indices, where it has them.
+
+    Decks print the index upright at the card's own top-left and turned at its bottom-right, so
+    whichever way the card lies, the index at the top-left of the frame reads upright: a loop
+    low there is a 6, a loop high a 9 (at the bottom-right, the reverse). Only which side the
+    index's loop is on is used, not its shape: indices are tiny, and that cue is the same in
+    every typeface. Both corners must agree where both are seen."""
+    p = numeral.probabilities
+    six_up, six_down, nine_down = 10, 11, 17
+    if numeral.bar or p[six_up] != p[nine_down] or p[six_up] + p[six_down] < 0.25:
+        return numeral  # not an even 6/9 (_orient_six_or_nine evens an unmarked one)
+    votes = {_index_loop(ink, ink_mask, numeral, card_size, corner) for corner in (1, -1)}
+    votes.discard(0)
+    if len(votes) != 1:
+        return numeral  # no index seen, or the two corners disagree
+    six = votes.pop() == 1  # loop low at the top-left (or high at the bottom-right): a 6
+    loop_low = p[six_up] + p[nine_down]  # the big numeral's shape in this frame
+    # The big numeral lies upright in this frame when its loop is where the index's number puts
+    # it: that is what a bar under it would have said.
+    upright = (loop_low >= 0.5) == six
+    return _orient_six_or_nine(replace(numeral, bar=1 if upright else -1))
+
+
+def _index_loop(ink: np.ndarray, ink_mask: np.ndarray, numeral: _Numeral,
+                card_size: tuple[float, float], corner: int) -> int:
+    """The index in the card's top-left (corner 1) or bottom-right (corner -1) of this frame:
+    1 if it reads as a 6 (loop low at the top-left, high at the bottom-right), -1 as a 9, 0 if
+    no single index-sized blob is there or its loop side is unclear."""
+    x0, y0, x1, y1 = _card_box(numeral, card_size)
+    width, height = x1 - x0, y1 - y0
+    # The index sits about 12% of the width and 8% of the height in from the corner; the box is
+    # centred on the numeral, which decks print a little above or below the card's centre.
+    zone_x = (x0, x0 + 0.25 * width) if corner == 1 else (x1 - 0.25 * width, x1)
+    zone_y = (y0 - 0.05 * height, y0 + 0.22 * height) if corner == 1 else \
+        (y1 - 0.22 * height, y1 + 0.05 * height)
+    zx0, zx1 = (int(np.clip(v, 0, ink.shape[1])) for v in zone_x)
+    zy0, zy1 = (int(np.clip(v, 0, ink.shape[0])) for v in zone_y)
+    if zx1 - zx0 < 4 or zy1 - zy0 < 4:
+        return 0
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(ink_mask[zy0:zy1, zx0:zx1],
+                                                               connectivity=8)
+    tall = numeral.box[3]
+    blobs = [label for label in range(1, count)
+             if 0.1 * tall <= stats[label, 3] <= 0.45 * tall
+             and 0.35 * stats[label, 3] <= stats[label, 2] <= 1.0 * stats[label, 3]
+             and stats[label, 4] >= 0.15 * stats[label, 2] * stats[label, 3]]
+    if len(blobs) != 1:
+        return 0
+    x, y, w, h, _ = stats[blobs[0]]
+    # The loop is the blob's hole (the paper it rings): where it lies, from the blob's middle,
+    # in its heights. (The ink's weight will not do: a 9's tail weighs as much as its loop.)
+    background = np.pad((labels[y:y + h, x:x + w] != blobs[0]).astype(np.uint8), 1,
+                        constant_values=1)
+    count, _, hole_stats, centres = cv2.connectedComponentsWithStats(background, connectivity=4)
+    inner = [label for label in range(1, count)  # not the paper around the blob
+             if hole_stats[label, 0] > 0 and hole_stats[label, 1] > 0
+             and hole_stats[label, 0] + hole_stats[label, 2] < w + 2
+             and hole_stats[label, 1] + hole_stats[label, 3] < h + 2]
+    if not inner:
+        return 0
+    loop = max(inner, key=lambda label: hole_stats[label, 4])
+    low = (centres[loop][1] - 1 - h / 2) / h
+    if abs(low) < 0.08:
+        return 0
+    return corner if low > 0 else -corner
+
+
+Blob = tuple[int, int, int, int, int]  # x, y, w, h, label of an ink component
+
+
+def _group_digits(blobs: list[Blob]
+                  ) -> list[tuple[tuple[float, float, float, float], tuple[int, ...], int, bool]]:
+    """Join two digits side by side (10, 11, 12) and a flat bar just under or over a digit (the
+    mark of 6 and 9). Returns (box, labels, bar, crowded) per group; bar is 1 for a bar under
+    the digits, -1 for one over them, 0 for none; a lone digit is crowded when a lone blob that
+    could be its other digit lies near it (then it is no sure reading: a 12 read as 2 would flip
+    a Plaza's verdict). Digits of next cards lie further apart: a card is wider than its
+    numeral's height."""
     digits = [b for b in blobs if b[3] >= 0.6 * b[2] or b[3] >= 14]
     bars = [b for b in blobs if b not in digits]
-    digits.sort(key=lambda b: b[0])
-    groups: list[list[tuple[int, int, int, int, int]]] = []
-    used: set[int] = set()
-    for i, first in enumerate(digits):
-        if first[4] in used:
-            continue
-        group = [first]
-        used.add(first[4])
-        for second in digits[i + 1:]:
-            if second[4] in used or len(group) == 2:
-                continue
-            x, y, w, h, _ = group[-1]
-            overlap = min(y + h, second[1] + second[3]) - max(y, second[1])
-            similar = 0.6 < second[3] / h < 1.6
-            if similar and overlap > 0.6 * min(h, second[3]) \
-                    and second[0] - (x + w) < 0.45 * min(h, second[3]):
-                group.append(second)
-                used.add(second[4])
-        groups.append(group)
+    # The closest fitting pairs first: a frame's edge or a picture beside a numeral can pass for a
+    # digit of about its height, but not of its height and baseline as well as its partner.
+    pairs = sorted((_pair_misfit(first, second), i, j)
+                   for i, first in enumerate(digits) for j, second in enumerate(digits)
+                   if first[0] + first[2] / 2 < second[0] + second[2] / 2
+                   and _pair_misfit(first, second) < 1)
+    partner: dict[int, int] = {}
+    for _, i, j in pairs:
+        if i not in partner and j not in partner:
+            partner[i], partner[j] = j, i
     result = []
-    for group in groups:
+    for i, digit in enumerate(digits):
+        if partner.get(i, len(digits)) < i:
+            continue  # joined to the digit on its left
+        group = [digit] if i not in partner else [digit, digits[partner[i]]]
+        crowded = i not in partner and any(
+            _pair_misfit(*sorted((digit, other), key=lambda b: b[0] + b[2] / 2), loose=True) < 1
+            for j, other in enumerate(digits) if j != i and j not in partner)
         x0, y0, w, h = _union(group)
         side = 0
         for bar in bars:
@@ -598,11 +682,28 @@ def _group_digits(blobs: list[tuple[int, int, int, int, int]]
             if centred and near and bw < 1.1 * w + 4:
                 group.append(bar)
                 side = 1 if by + bh / 2 > y0 + h / 2 else -1
-        result.append((_union(group), tuple(b[4] for b in group), side))
+        result.append((_union(group), tuple(b[4] for b in group), side, crowded))
     return result
 
 
-def _union(blobs: list[tuple[int, int, int, int, int]]) -> tuple[float, float, float, float]:
+def _pair_misfit(first: Blob, second: Blob, loose: bool = False) -> float:
+    """How badly two blobs (first on the left) fit as the two digits of one number: below 1 they
+    do. Digits of a number share their height and lie on one line (which a frame turned a little
+    off the card's axes tilts), within about half a height of each other: decks differ in
+    kerning and digit width (a monospaced 1 stands well apart). `loose` widens every tolerance,
+    for blobs that might be digits."""
+    _, y1, _, h1, _ = first
+    x2, y2, _, h2, _ = second
+    h = max(h1, h2)
+    gap = (x2 - (first[0] + first[2])) / h
+    if gap < -0.3:
+        return math.inf
+    shift = max(abs(y1 - y2), abs(y1 + h1 - y2 - h2)) / h
+    return max(shift / (0.4 if loose else 0.3), max(gap, 0) / (0.8 if loose else 0.6),
+               (1 - min(h1, h2) / h) / (0.35 if loose else 0.2))
+
+
+def _union(blobs: list[Blob]) -> tuple[float, float, float, float]:
     """The box (x, y, w, h) around blobs given as (x, y, w, h, label)."""
     x0 = min(b[0] for b in blobs)
     y0 = min(b[1] for b in blobs)
