@@ -1,20 +1,25 @@
 """Trains the Plaza numeral classifier and writes vision/data/cards/numerals.npz.
 
-`python bench/train_plaza_numerals.py` (a few minutes on one core). Samples are numerals 1-12
+`python bench/train_plaza_numerals.py` (about a minute on one core). Samples are numerals 1-12
 rendered in the training typefaces only (DejaVu family, three Hershey fonts, the KaTeX faces
-flet ships, and where installed the Debian font packages fonts-urw-base35, fonts-freefont-ttf,
-fonts-crosextra-carlito and fonts-noto-core: breadth of digit shapes), both ways up, with
-turns, shear, stretch, a camera's perspective (up to about 30° of tilt), thin and bold strokes,
-two-digit numbers set loose or tight, blur, noise, JPEG and uneven ink; the reject class holds
-numerals lying sideways, lone zeros and shapes that decks print as artwork. The features are
-vision.cards' own, computed the same way as the reader does. The held-out typefaces (Liberation,
-two other Hershey fonts) give the accuracy printed at the end; they are never trained on.
+flet ships), both ways up, with
+small turns, shear, stretch, blur, noise and uneven ink; the reject class holds numerals lying
+sideways, lone zeros and shapes that decks print as artwork. The features are vision.cards'
+own, computed the same way as the reader does. The held-out typefaces (Liberation, two other
+Hershey fonts) give the accuracy printed at the end. `--out PATH` writes the model elsewhere, to
+compare it (bench/vision_plaza.py) before it replaces the reader's.
+
+Not in training: the faces of Debian's font packages (URW, FreeFont, TeX Gyre, Carlito, Caladea,
+Noto), which tests/vision/render_plaza_unseen.py renders the unseen bench with. Tried in a
+session, with perspective, thin and bold strokes, loose two-digit spacing and JPEG: held-out
+glyph shape accuracy on so distorted renders rose from 0.972 to 0.983, but the reader lost cards
+on held-out photos (per card 0.9895 -> 0.981, 48 photos): the model took more of what lies
+sideways or beside a numeral for one. The model was not replaced.
 """
 
 from __future__ import annotations
 
 import argparse
-import glob
 import sys
 from pathlib import Path
 
@@ -26,7 +31,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.vision.render_plaza import (  # noqa: E402
     INKS,
     PAPERS,
-    Typeface,
     held_out_typefaces,
     render_numeral,
     render_text,
@@ -35,19 +39,6 @@ from tests.vision.render_plaza import (  # noqa: E402
 from vision.cards import INK, MODEL_PATH, REJECT, SURE, features  # noqa: E402
 
 SEED = 20240601
-# Debian font packages with Latin digits (training only: the reader needs none of them); not their
-# symbol, dingbat and script faces. Liberation stays out: it is held out.
-EXTRA_FONTS = ("/usr/share/fonts/opentype/urw-base35/[CNPU]*.otf",
-               "/usr/share/fonts/truetype/freefont/*.ttf",
-               "/usr/share/fonts/truetype/crosextra/*.ttf",
-               *(f"/usr/share/fonts/truetype/noto/{family}-*.ttf"
-                 for family in ("NotoSans", "NotoSerif", "NotoSansDisplay", "NotoSerifDisplay")))
-
-
-def all_training_typefaces() -> tuple[Typeface, ...]:
-    """render_plaza's training faces plus whatever of EXTRA_FONTS is installed."""
-    extra = sorted({path for pattern in EXTRA_FONTS for path in glob.glob(pattern)})
-    return training_typefaces() + tuple(Typeface(path) for path in extra)
 
 
 
@@ -59,100 +50,23 @@ def _inkness(tile: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     paper = np.array(PAPERS[rng.integers(len(PAPERS))], np.float32)
     canvas = np.empty((h + 2 * pad, w + 2 * pad, 3), np.float32)
     canvas[:] = paper
-    alpha = tile[..., 3:4].astype(np.float32) / 255 * _uneven(rng, (h, w))[..., None]
+    alpha = tile[..., 3:4].astype(np.float32) / 255 * rng.uniform(0.8, 1.0)
     canvas[pad:pad + h, pad:pad + w] = canvas[pad:pad + h, pad:pad + w] * (1 - alpha) \
         + tile[..., :3] * alpha
-    canvas = cv2.warpPerspective(canvas, _camera(rng, canvas.shape[1], canvas.shape[0]),
-                                 (canvas.shape[1], canvas.shape[0]),
-                                 borderMode=cv2.BORDER_REPLICATE)
+    centre = (canvas.shape[1] / 2, canvas.shape[0] / 2)
+    turn = cv2.getRotationMatrix2D(centre, rng.uniform(-7, 7), 1.0)
+    shape = np.array([[rng.uniform(0.85, 1.15), rng.uniform(-0.15, 0.15)],
+                      [rng.uniform(-0.06, 0.06), rng.uniform(0.9, 1.1)]])
+    turn[:, :2] = turn[:, :2] @ shape
+    turn[:, 2] += np.array(centre) - turn[:, :2] @ np.array(centre)
+    canvas = cv2.warpAffine(canvas, turn, (canvas.shape[1], canvas.shape[0]),
+                            borderMode=cv2.BORDER_REPLICATE)
     sigma = rng.uniform(0, 0.06) * h
     if sigma > 0.3:
         canvas = cv2.GaussianBlur(canvas, (0, 0), sigma)
     canvas += rng.normal(0, rng.uniform(1, 8), canvas.shape[:2])[..., None]
-    if rng.random() < 0.5:
-        quality = int(rng.integers(40, 95))
-        canvas = cv2.imdecode(cv2.imencode(".jpg", np.clip(canvas, 0, 255).astype(np.uint8),
-                                           [cv2.IMWRITE_JPEG_QUALITY, quality])[1],
-                              cv2.IMREAD_COLOR).astype(np.float32)
     normalised = canvas / (paper * rng.uniform(0.9, 1.1, 3))
-    darkest = np.minimum(np.minimum(normalised[..., 0], normalised[..., 1]), normalised[..., 2])
-    return np.clip(1 - darkest, 0, 1).astype(np.float32)
-
-
-def _uneven(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
-    """Ink strength over a numeral: a smooth field, worn in places."""
-    field = cv2.resize(rng.uniform(0, 1, (3, 3)).astype(np.float32), shape[::-1],
-                       interpolation=cv2.INTER_CUBIC)
-    low = rng.uniform(0.55, 1.0)
-    return np.clip(low + (1 - low) * field, 0, 1)
-
-
-def _camera(rng: np.random.Generator, width: int, height: int) -> np.ndarray:
-    """A small turn, shear and stretch, and a camera's slant of up to about 30° (the far side
-    shrinks by up to a quarter), about the canvas centre: a homography."""
-    centre = np.array([width / 2, height / 2])
-    corners = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float64) - centre
-    turn = np.radians(rng.uniform(-8, 8))
-    shape = np.array([[rng.uniform(0.85, 1.15), rng.uniform(-0.15, 0.15)],
-                      [rng.uniform(-0.06, 0.06), rng.uniform(0.9, 1.1)]])
-    rotate = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
-    moved = corners @ (rotate @ shape).T
-    far = rng.integers(4)
-    shrink = rng.uniform(0, 0.25)
-    for corner in (far, (far + 1) % 4):
-        moved[corner] *= 1 - shrink
-    return cv2.getPerspectiveTransform((corners + centre).astype(np.float32),
-                                       (moved + centre).astype(np.float32))
-
-
-def _side_by_side(tiles: list[np.ndarray], gap: int, ink: tuple[int, int, int]) -> np.ndarray:
-    """Two RGBA tiles on one baseline, `gap` pixels apart."""
-    gap = max(gap, 0)
-    tall = max(tile.shape[0] for tile in tiles)
-    joined = np.zeros((tall, tiles[0].shape[1] + gap + tiles[1].shape[1], 4), np.uint8)
-    joined[..., :3] = ink
-    for tile, left in zip(tiles, (0, tiles[0].shape[1] + gap), strict=True):
-        top = tall - tile.shape[0]
-        joined[top:, left:left + tile.shape[1], 3] = np.maximum(
-            joined[top:, left:left + tile.shape[1], 3], tile[..., 3])
-    return joined
-
-
-def _reject_piece(rng: np.random.Generator, typeface: Typeface, height: int,
-                  ink: tuple[int, int, int]) -> np.ndarray:
-    """What the reader may see that is no numeral: a numeral lying sideways (along the wrong
-    axis; its 6/9 bar then stands upright), a lone zero, a ring or other artwork."""
-    choice = rng.integers(4)
-    if choice == 0:
-        return np.rot90(render_numeral(typeface, int(rng.integers(1, 13)), height, ink,
-                                       bool(rng.random() < 0.6)),
-                        k=int(rng.choice([1, 3]))).copy()
-    if choice == 1:
-        return render_text(typeface, "0", height, ink)
-    return _shape_tile(rng, height, ink)
-
-
-def _numeral_tile(rng: np.random.Generator, typeface: Typeface, number: int, height: int,
-                  ink: tuple[int, int, int]) -> np.ndarray:
-    """The card's numeral in a typeface, its two digits sometimes set apart by a random gap
-    (decks differ in kerning and digit width), its strokes sometimes thinner or bolder."""
-    mark = bool(rng.random() < 0.6)
-    if number >= 10 and rng.random() < 0.4:
-        tile = _side_by_side([render_text(typeface, digit, height, ink) for digit in str(number)],
-                             int(rng.uniform(-0.02, 0.35) * height), ink)
-    else:
-        tile = render_numeral(typeface, number, height, ink, mark)
-    weight = int(round(rng.uniform(-0.035, 0.05) * height))
-    if weight and rng.random() < 0.5:
-        grow = abs(weight) + 1
-        alpha = cv2.copyMakeBorder(tile[..., 3], grow, grow, grow, grow, cv2.BORDER_CONSTANT,
-                                   value=0)
-        changed = (cv2.dilate if weight > 0 else cv2.erode)(alpha, np.ones((grow, grow), np.uint8))
-        if changed.sum() > 0.5 * alpha.sum():  # thin, but not gone
-            tile = np.zeros((*changed.shape, 4), np.uint8)
-            tile[..., :3] = ink
-            tile[..., 3] = changed
-    return tile
+    return np.clip(1 - normalised.min(axis=2), 0, 1).astype(np.float32)
 
 
 def _sample(ink: np.ndarray) -> np.ndarray | None:
@@ -214,18 +128,22 @@ def make_set(rng: np.random.Generator, typefaces, per_class: int
             typeface = typefaces[rng.integers(len(typefaces))]
             height = int(rng.uniform(12, 70))
             ink = inks[rng.integers(len(inks))]
-            tile = _numeral_tile(rng, typeface, number, height, ink)
+            tile = render_numeral(typeface, number, height, ink, bool(rng.random() < 0.6))
             add(tile, 2 * (number - 1))
             add(tile[::-1, ::-1].copy(), 2 * (number - 1) + 1)
-        for _ in range(5):  # the reject class, alone or two pieces set like two digits
+        for _ in range(4):  # the reject class: sideways numerals, lone zeros, artwork
             typeface = typefaces[rng.integers(len(typefaces))]
             height = int(rng.uniform(12, 70))
             ink = inks[rng.integers(len(inks))]
-            tile = _reject_piece(rng, typeface, height, ink)
-            if rng.random() < 0.25:
-                other = _reject_piece(rng, typeface, height, ink)
-                pieces = [tile, other] if rng.random() < 0.5 else [other, tile]
-                tile = _side_by_side(pieces, int(rng.uniform(0, 0.5) * height), ink)
+            choice = rng.integers(4)
+            if choice == 0:
+                tile = np.rot90(render_numeral(typeface, int(rng.integers(1, 13)), height, ink,
+                                               bool(rng.random() < 0.6)),
+                                k=int(rng.choice([1, 3]))).copy()
+            elif choice == 1:
+                tile = render_text(typeface, "0", height, ink)
+            else:
+                tile = _shape_tile(rng, height, ink)
             add(tile, REJECT)
     return np.stack(rows), np.array(labels)
 
@@ -272,8 +190,8 @@ def train(x: np.ndarray, y: np.ndarray, rng: np.random.Generator, hidden: int = 
 def accuracy(model: dict[str, np.ndarray], x: np.ndarray, y: np.ndarray
              ) -> tuple[float, float, float, float]:
     """On a set: class accuracy; number accuracy ignoring which way up; shape accuracy, taking a
-    6 and a turned 9 as one shape, as the reader does (its bar decides); and the share of shapes
-    read wrong yet sure (the reader's SURE), the costly kind."""
+    6 and a turned 9 as one shape, as the reader does (its bar or index decides); and the share
+    of shapes read wrong yet sure (the reader's SURE), the costly kind."""
     h = np.maximum((x - model["mean"]) / model["scale"] @ model["w1"] + model["b1"], 0)
     logits = h @ model["w2"] + model["b2"]
     predicted = np.argmax(logits, axis=1)
@@ -298,7 +216,7 @@ def main() -> None:
                         help="where to write the model (to compare it before replacing one)")
     out = parser.parse_args().out
     rng = np.random.default_rng(SEED)
-    x, y = make_set(rng, all_training_typefaces(), per_class=1500)
+    x, y = make_set(rng, training_typefaces(), per_class=1500)
     print(f"training on {len(x)} samples, {x.shape[1]} features", flush=True)
     model = train(x, y, rng)
     print("training typefaces (train set): class {:.4f}, number {:.4f}, shape {:.4f}, "

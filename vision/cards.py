@@ -513,17 +513,18 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
         pad = max(2, h // 4)
         return paper_share(x - pad, y - pad, x + w + pad, y + h + pad) >= 0.6
 
-    blobs = []
+    blobs, dots = [], []
     for label in range(1, count):
         x, y, w, h, area = (int(v) for v in stats[label])
         flat = w >= 2.5 * h and h >= 2 and w >= 9  # perhaps the bar under a 6 or a 9
-        if (h < 9 and not flat) or x <= 1 or y <= 1 or x + w >= width - 1 \
+        dot = _dot_like(w, h, area)  # perhaps the dot of a "6." or a "9."
+        if (h < 9 and not flat and not dot) or x <= 1 or y <= 1 or x + w >= width - 1 \
                 or y + h >= height - 1:
             continue
         if area < 0.08 * w * h or not on_paper(x, y, w, h):  # a frame; the table
             continue
-        blobs.append((x, y, w, h, label))
-    groups = _group_digits(blobs)
+        (blobs if h >= 9 or flat else dots).append((x, y, w, h, label))
+    groups = _group_digits(blobs, dots)
     if not groups:
         return [], labels, 0.0
     probabilities = classify(np.stack([features(ink, box) for box, _, _, _ in groups]))
@@ -643,11 +644,12 @@ def _index_loop(ink: np.ndarray, ink_mask: np.ndarray, numeral: _Numeral,
 Blob = tuple[int, int, int, int, int]  # x, y, w, h, label of an ink component
 
 
-def _group_digits(blobs: list[Blob]
+def _group_digits(blobs: list[Blob], dots: list[Blob]
                   ) -> list[tuple[tuple[float, float, float, float], tuple[int, ...], int, bool]]:
     """Join two digits side by side (10, 11, 12) and a flat bar just under or over a digit (the
     mark of 6 and 9). Returns (box, labels, bar, crowded) per group; bar is 1 for a bar under
-    the digits, -1 for one over them, 0 for none; a lone digit is crowded when a lone blob that
+    the digits (or a dot after a lone digit, at its foot: "6."), -1 for one over them (or a dot
+    before it, at its head: "6." turned), 0 for none; a lone digit is crowded when a lone blob that
     could be its other digit lies near it (then it is no sure reading: a 12 read as 2 would flip
     a Plaza's verdict). Digits of next cards lie further apart: a card is wider than its
     numeral's height."""
@@ -682,8 +684,33 @@ def _group_digits(blobs: list[Blob]
             if centred and near and bw < 1.1 * w + 4:
                 group.append(bar)
                 side = 1 if by + bh / 2 > y0 + h / 2 else -1
+        if not side and len(group) == 1:
+            # The dot stays out of the box: the classifier never saw one beside a digit.
+            side = _dot_side((x0, y0, w, h), dots + [b for b in digits if b is not digit])
         result.append((_union(group), tuple(b[4] for b in group), side, crowded))
     return result
+
+
+def _dot_like(w: int, h: int, area: int) -> bool:
+    """A small round blob: a full stop's size and shape."""
+    return h >= 3 and 0.6 * h <= w <= 1.7 * h and area >= 0.5 * w * h
+
+
+def _dot_side(box: tuple[float, float, float, float], dots: list[Blob]) -> int:
+    """Decks that mark 6 and 9 with a full stop ("6.", "9.") print it after the digit, at its
+    foot; turned 180°, it lies before the digit, at its head. 1 for a single such dot at the
+    foot, -1 at the head, 0 for none or more than one."""
+    x0, y0, w, h = box
+    sides = []
+    for bx, by, bw, bh, _ in dots:
+        if not (0.05 * h <= bh <= 0.3 * h and 0.6 * bh <= bw <= 1.7 * bh):
+            continue
+        cx, cy = bx + bw / 2, by + bh / 2
+        if x0 + w - 0.1 * h <= cx <= x0 + w + 0.4 * h and y0 + 0.7 * h <= cy <= y0 + 1.1 * h:
+            sides.append(1)
+        elif x0 - 0.4 * h <= cx <= x0 + 0.1 * h and y0 - 0.1 * h <= cy <= y0 + 0.3 * h:
+            sides.append(-1)
+    return sides[0] if len(sides) == 1 else 0
 
 
 def _pair_misfit(first: Blob, second: Blob, loose: bool = False) -> float:

@@ -34,7 +34,7 @@ def blob(x: float, y: float, w: float, h: float, label: int):
 def grouped(blobs) -> list[tuple[tuple[int, ...], bool]]:
     """(labels, crowded) per group, sorted by label."""
     return sorted((tuple(sorted(labels)), crowded) for _, labels, _, crowded
-                  in _group_digits(blobs))
+                  in _group_digits(blobs, []))
 
 
 @settings(max_examples=80, deadline=None)
@@ -184,3 +184,27 @@ def test_indices_leave_a_marked_6_or_9_and_other_numbers_alone():
     three[4] = 1.0
     other = _Numeral(numeral.box, numeral.labels, three)
     assert _orient_by_index(other, ink, mask, CARD) is other
+
+
+@pytest.mark.parametrize("radius", [3, 5])  # a speck, and a dot as tall as a small digit blob
+@pytest.mark.parametrize(("at_foot", "expected"), [(True, 6), (False, 9)])
+def test_a_full_stop_after_a_6_or_9_tells_which_way_up(radius, at_foot, expected):
+    # Decks that print "6." and "9.": the dot follows the digit at its foot; on a card turned
+    # 180° it comes before the digit, at its head (there the 6 shape is a turned 9).
+    canvas = np.zeros((140, 160), np.uint8)
+    draw(canvas, "6", 50, 100, 50)
+    ys, xs = np.nonzero(canvas)
+    centre = (int(xs.max()) + 8, int(ys.max()) - 4) if at_foot else \
+        (int(xs.min()) - 8, int(ys.min()) + 4)
+    cv2.circle(canvas, centre, radius, 255, -1)
+    ((number, odds),) = numbers_read(canvas)
+    assert number == expected and odds >= SURE
+
+
+def test_a_dot_beside_a_6_or_9_but_off_its_foot_and_head_leaves_it_even():
+    canvas = np.zeros((140, 160), np.uint8)
+    draw(canvas, "6", 50, 100, 50)
+    ys, xs = np.nonzero(canvas)
+    cv2.circle(canvas, (int(xs.max()) + 8, int(ys.mean())), 3, 255, -1)  # halfway up
+    ((number, odds),) = numbers_read(canvas)
+    assert number in (6, 9) and odds < SURE
