@@ -44,8 +44,9 @@ GRID = 4
 WORK_LONG_SIDE = 1024  # the photo is searched at this size (SIFT on 12 MP takes seconds)
 # The long side a photo is decoded no smaller than (vision.photo.decode_photo; None: whole). A fit
 # check needs only the work size (a 12 MP JPEG decoded at half size: the same held-out fit
-# results); a count is decoded whole for now: at half size its held-out exact counts went
-# 9/20 -> 8/20 and one more wrong piece was counted right.
+# results); a count is decoded whole for now, as its reading was tuned: at half size the
+# held-out exact counts were 9/20 as whole with the current reading, but 8/20 (whole 9/20) and
+# one more wrong piece counted right with the one before it.
 FIT_DECODE_SIDE: int | None = WORK_LONG_SIDE
 COUNT_DECODE_SIDE: int | None = None
 COMPARE_CELL = 48  # pixels per cell side when comparing densely
