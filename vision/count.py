@@ -384,8 +384,8 @@ def _cell_axes(corners: np.ndarray, row: int, col: int) -> tuple[np.ndarray, np.
 def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cells.Bank,
                 placed: set[int]) -> _Reading:
     """Read every cell with the picture laid on `corners` (work pixels). A cell is present
-    where the piece mask covers its middle; `placed` cells, when present, are right already
-    (feature matches placed them)."""
+    where the piece mask covers its middle or features place its piece (`placed`), which is
+    then right unless its content contradicts it."""
     refs = cells.turned(bank)
     # Beyond the photo's edge nothing is seen: sampling repeats the edge pixels there, so the
     # masks get a frame of zeros (the piece mask: not piece; `seen`: not seen).
@@ -403,12 +403,14 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
                                             middle).weight.mean()))
             coverage.append(float(cells.body(work, bare, found.factor, centre,
                                              middle).weight.mean()) / max(visible[-1], 1e-6))
+            # a piece whose colours are the table's is lost by the mask; its features in the
+            # cell's core place it all the same (neighbours' tabs do not reach the core)
+            lost = coverage[-1] < PRESENT and row * GRID + col in placed
             scored.append([cells.scores(cells.body(
-                work, compared, found.factor, centre + dx * x_side + dy * y_side,
-                [(x_side, y_side)]), refs) for dx, dy in COUNT_SHIFTS])
-    # a piece's neighbours' tabs reach into a missing cell, and their features with them:
-    # feature placement does not say a piece is there
-    present = [share >= PRESENT for share in coverage]
+                work, seen if lost else compared, found.factor,
+                centre + dx * x_side + dy * y_side, [(x_side, y_side)]), refs)
+                for dx, dy in COUNT_SHIFTS])
+    present = [share >= PRESENT or index in placed for index, share in enumerate(coverage)]
     gains = _gains(np.array([(s[0].picture_mean[0, i] + 4) / (s[0].photo_mean[0] + 4)
                              for i, s in enumerate(scored)]), present)
     fitness = LOOKS_LIKE * (GRID * GRID - sum(present))
