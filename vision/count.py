@@ -96,7 +96,8 @@ PICTURE_COLOUR = 0.03  # a ring colour covering this share of the picture may be
 LIKE_PICTURE = 30.0  # (weighted Lab) the picture's colours under the table's light and tint
 REACHES_MIDDLE = 0.2  # a ring colour reaching this share of the middle is a piece's
 LEAST_RING = 0.3  # a table is at least this share of the ring
-LIKENESS_GAIN = 0.02
+LIKENESS_SLACK = 0.03
+GROWS = 1.05
 
 
 def find_pieces_outside(work: np.ndarray, corners: np.ndarray) -> Pieces:
@@ -153,12 +154,14 @@ def find_pieces_on_ring(work: np.ndarray, picture: Picture) -> Pieces:
 
     best = segmented(keep) or segmented(np.ones(len(centres), bool))
     # A picture colour that reaches the ring beside the rectangle but not the middle: dropped
-    # when the pieces then make a more rectangle-like shape (one piece-coloured patch, convex).
+    # when the pieces then grow and stay as convex (the rest of the rectangle); a table colour
+    # dropped adds bands and specks of table around the rectangle, far from convex.
     for k in np.flatnonzero(suspect & keep):
         trial = keep.copy()
         trial[k] = False
         tried = segmented(trial)
-        if tried is not None and tried[0] > best[0] + LIKENESS_GAIN:
+        if tried is not None and tried[0] >= best[0] - LIKENESS_SLACK \
+                and tried[1].area >= GROWS * best[1].area:
             best, keep = tried, trial
     return best[1]
 
