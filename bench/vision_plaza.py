@@ -63,8 +63,14 @@ def score(photo: Photo, reading: PlazaReading | HandReading) -> Counter:
             counts["wrong"] += 1
             counts[f"wrong:{photo.cards[index].card}->{seen.card}"] += 1
     for unsure in reading.unsure:
-        counts["unsure" if owner(unsure.corners) is not None else "extra_unsure"] += 1
+        index = owner(unsure.corners)
+        counts["unsure" if index is not None else "extra_unsure"] += 1
+        if index is not None:
+            counts[f"unsure:{photo.cards[index].card}"] += 1
     counts["missed"] = len(photo.cards) - len(taken)
+    # Which cards went unread, for breakdowns by card (bench/vision_plaza_unseen.py).
+    counts.update(f"missed:{placed.card}" for index, placed in enumerate(photo.cards)
+                  if index not in taken)
     counts["exact"] = int(counts["right"] == len(photo.cards) and not counts["extra"]
                           and not counts["extra_unsure"])
     return counts

@@ -1,14 +1,18 @@
 """Tableau photo checks on rendered table photos: accuracy against the issue's targets, and time.
 
     .venv/bin/python bench/vision_tableau.py [--set held-out|tune] [--fits 140] [--counts 60]
-                                             [--size 4000x3000] [--seed 0]
+                                             [--size 4000x3000] [--seed 0] [--profile]
 
 Renders (tests/vision/render_jigsaw.py) two-piece photos for every fit case and 4 × 4
 rectangles with 0-16 wrong or missing pieces, encodes them as JPEG, and times decode_photo +
-check_fit / count_pieces on one core. The picture each check is made against is itself made
-the way a user would: a rendered box-cover photo, rectified from four marked corners. The
-held-out set uses pictures and surfaces the reader was not tuned on, and other seeds.
-Prints rates with their counts, per-case results, median and p90 time, and peak memory.
+check_fit / count_pieces on one core, exactly as the app and the CLI run them (decoded at
+vision.jigsaw.FIT_DECODE_SIDE / COUNT_DECODE_SIDE). The picture each check is made against is
+itself made the way a user would: a rendered box-cover photo, rectified from four marked
+corners. The held-out set uses pictures and surfaces the reader was not tuned on, and other
+seeds.
+Prints rates with their counts, per-case results, median and p90 time, and peak memory: traced
+(tracemalloc) on a few photos after the timed run, since tracing slows every allocation, and the
+process's peak resident size. --profile adds where the CPU time went (cProfile, CPU clock).
 """
 
 from __future__ import annotations
@@ -20,6 +24,9 @@ for variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import argparse  # noqa: E402
 import collections  # noqa: E402
+import cProfile  # noqa: E402
+import pstats  # noqa: E402
+import resource  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 import tracemalloc  # noqa: E402
@@ -31,7 +38,12 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.vision import render_jigsaw as render  # noqa: E402
-from vision.jigsaw import check_fit, count_pieces  # noqa: E402
+from vision.jigsaw import (  # noqa: E402
+    COUNT_DECODE_SIDE,
+    FIT_DECODE_SIDE,
+    check_fit,
+    count_pieces,
+)
 from vision.photo import decode_photo  # noqa: E402
 from vision.pictures import Picture, picture_from_cover  # noqa: E402
 
@@ -48,10 +60,46 @@ def pictures_for(names: tuple[str, ...], seed: int) -> dict[str, Picture]:
     return made
 
 
-def timed(function, *arguments):
-    started = time.perf_counter()
-    result = function(*arguments)
-    return result, time.perf_counter() - started
+MEMORY_PHOTOS = 3  # photos of each kind run again under tracemalloc for the peak
+
+
+def checked_fit(jpeg: bytes, picture: Picture):
+    """What a user's photo goes through: decode (no larger than needed), then check."""
+    return check_fit(decode_photo(jpeg, FIT_DECODE_SIDE), picture)
+
+
+def counted(jpeg: bytes, picture: Picture):
+    return count_pieces(decode_photo(jpeg, COUNT_DECODE_SIDE), picture)
+
+
+class Clock:
+    """Wall and CPU time per call, and the calls' CPU profile when asked for."""
+
+    def __init__(self, profile: bool) -> None:
+        self.wall: list[float] = []
+        self.cpu: list[float] = []  # the machine may be shared: wall time then inflates
+        self.profile = cProfile.Profile(time.process_time) if profile else None
+
+    def run(self, function, *arguments):
+        if self.profile:
+            self.profile.enable()
+        started, cpu_started = time.perf_counter(), time.process_time()
+        result = function(*arguments)
+        self.wall.append(time.perf_counter() - started)
+        self.cpu.append(time.process_time() - cpu_started)
+        if self.profile:
+            self.profile.disable()
+        return result
+
+
+def traced_peak(function, *arguments) -> int:
+    """Peak bytes allocated by one call (tracemalloc: numpy and OpenCV arrays included)."""
+    tracemalloc.start()
+    try:
+        function(*arguments)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
 
 
 def rate(part: int, whole: int) -> str:
@@ -66,26 +114,23 @@ def main() -> None:
     parser.add_argument("--size", default="4000x3000")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--profile", action="store_true",
+                        help="print where the CPU time went (times then include cProfile)")
     arguments = parser.parse_args()
     names, surfaces, base_seed = SETS[arguments.set]
     base_seed += arguments.seed
     size = tuple(int(v) for v in arguments.size.split("x"))
     render_scale = min(1.0, 1400 / size[0])  # draw at about 1400 px wide, then resize
     pictures = pictures_for(names, base_seed)
-    times: list[float] = []
-    cpu_times: list[float] = []  # CPU time: the machine may be shared, wall time then inflates
-    peak = 0
+    clock = Clock(arguments.profile)
+    kept: dict[str, list[tuple[bytes, Picture]]] = {"fit": [], "count": []}
     per_case: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     for index in range(arguments.fits):
         case = render.FIT_CASES[index % len(render.FIT_CASES)]
         photo = render.fit_photo(names, surfaces, case, base_seed + index, size, render_scale)
-        tracemalloc.start()
-        started, cpu_started = time.perf_counter(), time.process_time()
-        verdict = check_fit(decode_photo(photo.jpeg), pictures[photo.picture])
-        times.append(time.perf_counter() - started)
-        cpu_times.append(time.process_time() - cpu_started)
-        peak = max(peak, tracemalloc.get_traced_memory()[1])
-        tracemalloc.stop()
+        verdict = clock.run(checked_fit, photo.jpeg, pictures[photo.picture])
+        if len(kept["fit"]) < MEMORY_PHOTOS:
+            kept["fit"].append((photo.jpeg, pictures[photo.picture]))
         outcome = ("unsure" if verdict.fit is None else "accept" if verdict.fit else "reject")
         per_case[case][outcome] += 1
         per_case[case]["reason-right"] += verdict.reason == render.EXPECTED_REASON[case]
@@ -97,21 +142,20 @@ def main() -> None:
     for index in range(arguments.counts):
         photo = render.count_photo(names, surfaces, base_seed + 100_000 + index, size,
                                    render_scale)
-        started, cpu_started = time.perf_counter(), time.process_time()
-        counted = count_pieces(decode_photo(photo.jpeg), pictures[photo.picture])
-        times.append(time.perf_counter() - started)
-        cpu_times.append(time.process_time() - cpu_started)
-        exact += counted.right == photo.right
-        exact_split += (counted.right, counted.wrong, counted.missing) == (
+        count = clock.run(counted, photo.jpeg, pictures[photo.picture])
+        if len(kept["count"]) < MEMORY_PHOTOS:
+            kept["count"].append((photo.jpeg, pictures[photo.picture]))
+        exact += count.right == photo.right
+        exact_split += (count.right, count.wrong, count.missing) == (
             photo.right, photo.wrong, photo.missing)
-        count_unsure += not counted.sure
+        count_unsure += not count.sure
         over = sum(got == "right" != truth for got, truth in zip(
-            (state for row in counted.cells for state in row), photo.cells, strict=True))
+            (state for row in count.cells for state in row), photo.cells, strict=True))
         over_cells, over_photos = over_cells + over, over_photos + (over > 0)
         if arguments.verbose:
             print(f"count {index:3d} {photo.picture:22s} truth r{photo.right:2d} "
-                  f"w{photo.wrong:2d} m{photo.missing:2d} -> r{counted.right:2d} "
-                  f"w{counted.wrong:2d} m{counted.missing:2d}", flush=True)
+                  f"w{photo.wrong:2d} m{photo.missing:2d} -> r{count.right:2d} "
+                  f"w{count.wrong:2d} m{count.missing:2d}", flush=True)
     fits = per_case["fit"]
     non_fit = [c for c in render.FIT_CASES if c != "fit"]
     non_total = sum(sum(per_case[c][o] for o in ("accept", "reject", "unsure")) for c in non_fit)
@@ -140,12 +184,31 @@ def main() -> None:
         counts = per_case[case]
         print(f"  {case:16s} {counts['accept']:4d} {counts['reject']:4d} {counts['unsure']:4d}"
               f" {counts['reason-right']:4d}")
-    print(f"time per photo, decode included, one core: median {np.median(times):.3f} s, "
-          f"p90 {np.percentile(times, 90):.3f} s, max {max(times):.3f} s over {len(times)}")
-    print(f"CPU time per photo (this process, single-threaded): median "
-          f"{np.median(cpu_times):.3f} s, p90 {np.percentile(cpu_times, 90):.3f} s; load average "
-          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    print(f"peak traced memory in check_fit: {peak / 2**20:.0f} MiB")
+    print_times(clock, arguments.fits, arguments.counts)
+    peaks = {kind: max((traced_peak(run, *photo) for photo in kept[kind]), default=0)
+             for kind, run in (("fit", checked_fit), ("count", counted))}
+    print(f"peak traced memory, decode included (tracemalloc, {MEMORY_PHOTOS} photos each, "
+          f"untimed): check_fit {peaks['fit'] / 2**20:.0f} MiB, count_pieces "
+          f"{peaks['count'] / 2**20:.0f} MiB; peak resident size of the whole run "
+          f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
+    if clock.profile:
+        print("CPU profile of the timed calls (cProfile, CPU clock), top 20 by own time:")
+        pstats.Stats(clock.profile, stream=sys.stdout).sort_stats("tottime").print_stats(20)
+
+
+def print_times(clock: Clock, fits: int, counts: int) -> None:
+    """Median and p90 wall and CPU time per photo: all, fits alone, counts alone."""
+    for what, part in (("all photos", slice(None)), ("fits", slice(0, fits)),
+                       ("counts", slice(fits, fits + counts))):
+        wall, cpu = clock.wall[part], clock.cpu[part]
+        if not wall:
+            continue
+        print(f"time per photo, decode included, one core ({what}, {len(wall)}): median "
+              f"{np.median(wall):.3f} s, p90 {np.percentile(wall, 90):.3f} s, max "
+              f"{max(wall):.3f} s; CPU median {np.median(cpu):.3f} s, p90 "
+              f"{np.percentile(cpu, 90):.3f} s")
+    profiled = " (under cProfile: slower)" if clock.profile else ""
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores{profiled}")
 
 
 if __name__ == "__main__":

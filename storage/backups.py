@@ -18,7 +18,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from storage.atomic import fsync_directory
-from storage.model import Backup, NotFound
+from storage.model import NotFound
 
 INCOMPLETE_PREFIX = ".incomplete-"
 STAMP_FORMAT = "%Y%m%dT%H%M%S%fZ"
@@ -47,12 +47,10 @@ class BackupStore:
         return sorted((entry.name for entry in self.folder.iterdir()
                        if entry.is_dir() and BACKUP_ID.fullmatch(entry.name)), reverse=True)
 
-    def list(self) -> tuple[Backup, ...]:
-        return tuple(self._describe(backup_id) for backup_id in self.ids())
-
-    def _describe(self, backup_id: str) -> Backup:
-        files = sum(1 for _ in (self.folder / backup_id).rglob("*.json"))
-        return Backup(backup_id, backup_time(backup_id).isoformat(), files)
+    def files_of(self, backup_id: str) -> list[str]:
+        """The data files (relative paths) backup `backup_id` holds."""
+        copies = self.folder / backup_id
+        return [path.relative_to(copies).as_posix() for path in copies.rglob("*") if path.is_file()]
 
     def path_of(self, backup_id: str) -> Path:
         if backup_id not in self.ids():
@@ -70,8 +68,7 @@ class BackupStore:
         newest = self.ids()[:1]
         if not newest or self.changed(files):
             return False
-        copies = self.folder / newest[0]
-        return sum(1 for _ in copies.rglob("*.json")) == len(files)
+        return len(self.files_of(newest[0])) == len(files)
 
     def _unchanged(self, name: str, copy: Path) -> bool:
         try:
@@ -84,14 +81,20 @@ class BackupStore:
         backup_id = self._new_id()
         building = self.folder / f"{INCOMPLETE_PREFIX}{backup_id}"
         previous = self.ids()[:1]
-        for name in files:
-            target = building / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            earlier = self.folder / previous[0] / name if previous else None
-            if earlier is not None and self._unchanged(name, earlier):
-                os.link(earlier, target)
-            else:
-                shutil.copy2(self.data_folder / name, target)
+        try:
+            for name in files:
+                target = building / name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                earlier = self.folder / previous[0] / name if previous else None
+                if earlier is not None and self._unchanged(name, earlier):
+                    os.link(earlier, target)
+                else:
+                    shutil.copy2(self.data_folder / name, target)
+        except BaseException:
+            # A failed copy (a full disk, say) leaves nothing behind; a crash here leaves the
+            # temporary folder, which the next start removes.
+            shutil.rmtree(building, ignore_errors=True)
+            raise
         building.mkdir(parents=True, exist_ok=True)  # an empty data folder still gets its backup
         os.rename(building, self.folder / backup_id)
         fsync_directory(self.folder)
@@ -121,3 +124,8 @@ class BackupStore:
 
 def backup_time(backup_id: str) -> datetime:
     return datetime.strptime(backup_id, STAMP_FORMAT).replace(tzinfo=UTC)
+
+
+def taken_at(backup_id: str) -> str:
+    """When backup `backup_id` was taken, as the recovery notices say it."""
+    return backup_time(backup_id).strftime("%Y-%m-%d %H:%M UTC")

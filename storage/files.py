@@ -2,7 +2,9 @@
 
 The library sees named databases ("index.json", "matches/<id>.json"). The folder keeps each in
 its own small file written atomically, repairs damaged files from the automatic backups, and
-makes the backups; memory just keeps TinyDB MemoryStorage objects.
+makes the backups; memory just keeps TinyDB MemoryStorage objects. The backups also hold the
+picture store's files (storage.pictures, which repairs its own from them), and a restore puts
+those back too.
 """
 
 from __future__ import annotations
@@ -25,8 +27,9 @@ from storage.atomic import (
     fsync_directory,
     read_tables,
 )
-from storage.backups import STAMP_FORMAT, BackupStore, backup_time
+from storage.backups import STAMP_FORMAT, BackupStore, backup_time, taken_at
 from storage.model import Backup, NotFound, RecoveryNotice
+from storage.pictures import PICTURES, is_picture, stored_files
 
 INDEX = "index.json"
 MATCHES = "matches"
@@ -125,6 +128,11 @@ class FolderFiles:
         self._backups = BackupStore(folder, keep_backups)
         self._open: OrderedDict[str, Database] = OrderedDict()
 
+    @property
+    def backup_store(self) -> BackupStore:
+        """The rolling backups, for the picture store to repair its files from."""
+        return self._backups
+
     def _remove_unfinished_writes(self) -> None:
         # Temporary files of writes a crash interrupted: never renamed, so never acknowledged.
         for directory in (self.folder, self.folder / MATCHES):
@@ -153,7 +161,7 @@ class FolderFiles:
         Files unchanged since then are the very files that backup checked, so opening a big
         library reads only what the last session wrote.
         """
-        for name in self._backups.changed(self._data_files()):
+        for name in self._backups.changed(self._library_files()):
             self.database(name)
 
     def _repair(self, name: str, damage: DamagedFile) -> None:
@@ -183,12 +191,22 @@ class FolderFiles:
         return [f"{MATCHES}/{entry.name}" for entry in os.scandir(self.folder / MATCHES)
                 if entry.name.endswith(".json") and not entry.name.startswith(".")]
 
-    def _data_files(self) -> list[str]:
+    def _library_files(self) -> list[str]:
         index = [INDEX] if (self.folder / INDEX).is_file() else []
         return index + self.match_files()
 
+    def _data_files(self) -> list[str]:
+        """Everything a backup holds: the library's files and the picture store's."""
+        return self._library_files() + stored_files(self.folder)
+
     def backups(self) -> tuple[Backup, ...]:
-        return self._backups.list()
+        return tuple(self._describe(backup_id) for backup_id in self._backups.ids())
+
+    def _describe(self, backup_id: str) -> Backup:
+        held = self._backups.files_of(backup_id)
+        pictures = sum(1 for name in held if is_picture(name))
+        return Backup(backup_id, backup_time(backup_id).isoformat(), len(held) - pictures,
+                      pictures)
 
     def backup(self) -> str | None:
         """A new backup, unless the newest one already holds exactly the data files."""
@@ -203,15 +221,26 @@ class FolderFiles:
         source = self._backups.path_of(backup_id)
         before = self._backups.snapshot(self._data_files(), prune=False)
         self._close_all()
-        kept = {path.relative_to(source).as_posix() for path in source.rglob("*.json")}
+        kept = set(self._backups.files_of(backup_id))
         for name in self._data_files():
             if name not in kept:
                 (self.folder / name).unlink()  # it is in backup `before`
+        self._remove_emptied_sets()
         for name in sorted(kept):
-            atomic_copy(source / name, self.folder / name)
+            target = self.folder / name
+            target.parent.mkdir(parents=True, exist_ok=True)  # a picture set the folder lacks
+            atomic_copy(source / name, target)
         fsync_directory(self.folder / MATCHES)
         self._backups.prune()
         return before
+
+    def _remove_emptied_sets(self) -> None:
+        # A picture set the backup lacks leaves an empty folder, which the picture store would
+        # take for a set whose list was lost.
+        pictures = self.folder / PICTURES
+        for entry in os.scandir(pictures) if pictures.is_dir() else ():
+            if entry.is_dir() and not os.listdir(entry.path):
+                os.rmdir(entry.path)
 
     def _close(self, name: str) -> None:
         database = self._open.pop(name, None)
@@ -233,8 +262,7 @@ def _notice(name: str, moved_to: str, backup_id: str | None, damage: Any) -> Rec
         message = (f"{what} was damaged ({damage}) and no backup holds a good copy of it. "
                    f"The damaged file was kept as {moved_to}.")
     else:
-        taken = backup_time(backup_id).strftime("%Y-%m-%d %H:%M UTC")
         message = (f"{what} was damaged ({damage}), so Tablemate put back its automatic backup of "
-                   f"{taken}; changes made after that are lost. The damaged file was kept as "
-                   f"{moved_to}.")
+                   f"{taken_at(backup_id)}; changes made after that are lost. The damaged file was "
+                   f"kept as {moved_to}.")
     return RecoveryNotice(name, moved_to, backup_id, message)

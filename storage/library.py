@@ -3,7 +3,8 @@
 Layout of a data folder:
   index.json            players, nights and one summary per match (small; TinyDB)
   matches/<id>.json     one match in the documented match format (TinyDB, one document)
-  backups/<id>/         rolling automatic backups (see storage.backups)
+  pictures/             Tableau picture sets (see storage.pictures)
+  backups/<id>/         rolling automatic backups of all the above (see storage.backups)
   damaged/              damaged files moved aside, never deleted
 
 Recording an event rewrites only its own match file, and the index only when the match's summary
@@ -417,16 +418,18 @@ class Library:
             return self._context.files.backups()
 
     def backup_now(self) -> str | None:
-        with self._context.lock:
+        with self._context.lock, self.pictures.held():
             return self._context.files.backup()
 
     def restore_backup(self, backup_id: str) -> str:
-        """Put the whole data folder back as backup `backup_id` holds it. Returns the id of a
-        backup of the data as it was just before, so the restore can be undone the same way."""
-        with self._context.lock:
+        """Put the whole data folder back as backup `backup_id` holds it, picture sets included.
+        Returns the id of a backup of the data as it was just before, so the restore can be
+        undone the same way."""
+        with self._context.lock, self.pictures.held():
             before = self._context.files.restore(backup_id)
             self._context.loaded.clear()
             self._settle(refile_all=True)
+            self.pictures.reload()
             return before
 
     def close(self) -> None:
@@ -465,8 +468,10 @@ def open_library(folder: Path, games: GameLookup, *, clock: Clock = utc_now,
         files.close()
         raise
     files.verify_changed()
+    # The pictures are checked (and repaired) before the backup, as the library's files are.
+    pictures = folder_pictures(folder, new_id, files.backup_store)
     files.backup()
-    library = Library(files, games, clock, new_id, folder_pictures(folder, new_id))
+    library = Library(files, games, clock, new_id, pictures)
     index_repaired = any(notice.file == INDEX for notice in files.notices)
     library._settle(refile_all=index_repaired)
     return library

@@ -125,4 +125,5 @@ class RecoveryNotice:
 class Backup:
     id: str  # sortable: newer backups have larger ids
     created_at: str  # ISO 8601, UTC
-    files: int
+    files: int  # files held other than stored pictures: the library's and the list of picture sets
+    pictures: int  # stored pictures of the Tableau picture sets

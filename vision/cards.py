@@ -32,6 +32,7 @@ The pipeline anchors on the big printed numerals, because card outlines fail whe
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
@@ -51,6 +52,8 @@ CARD_ASPECT = 88 / 63  # height / width of a Plaza card
 MODEL_PATH = Path(__file__).parent / "data" / "cards" / "numerals.npz"
 GLYPH = 24  # side of the square a numeral is resampled into for the classifier
 LOOSE_TINT = 0.6  # _paper_mask's tint on the second look, for off-white lit cards
+SMALLEST_NUMERAL = 0.5  # a card's numeral is at least this share of its neighbours' height
+DECK_INK = 0.9  # a colour confidence from which a card's ink measures the deck's ink
 INK_CLEAR = 0.1  # an unsure reading whose ink colour confidence is lower is table, not card
 INK = 0.38  # darker than this share of the paper white, in some channel, is ink
 REJECT = 24  # classifier class for "not a numeral"; classes 2k, 2k+1 are number k+1 up, down
@@ -217,14 +220,57 @@ def _read_cards(image: np.ndarray, on_plaza: bool
             if w * h >= 0.1 * width * width * CARD_ASPECT:  # a piece of a card, at least
                 found += _read_region(normalised, paper, region, scale, on_plaza, width, axis)
     found += _read_off_white(small, normalised, edges_free, found, scale, on_plaza, axis)
+    found = _recolour_by_deck(found)
     if on_plaza:
         found = _settle_on_grid(found)
+    found = _alike_in_size(found)
     # Ink that lies between the deck's colours, read as an unsure numeral, is nearly always a
     # pattern of the table (a print, a check), and reporting it would ask for a retake for
     # nothing: it is dropped. Sure cards, and unsure ones in a clear ink, are kept.
     found = [reading for reading in found
              if isinstance(reading.item, SeenCard) or reading.colour_confidence >= INK_CLEAR]
     return _settle_duplicates(found)
+
+
+def _alike_in_size(found: list[_Reading]) -> list[_Reading]:
+    """One pack prints its numerals at one size (two digits squeezed a little at most): a reading
+    whose numeral is far smaller than its nearest sure neighbours' is a pattern of the table or a
+    picture, not a card. Neighbours, not the whole photo: a tilted camera makes the far cards
+    smaller. Not larger: a numeral's box can take in a bar or a stripe of artwork."""
+    sure = [r for r in found if isinstance(r.item, SeenCard)]
+    if len(sure) < 3:
+        return found
+    centres = np.array([r.frame.mean(axis=0) for r in sure])
+    glyphs = np.array([r.glyph for r in sure])
+    kept = []
+    for reading in found:
+        distances = np.linalg.norm(centres - reading.frame.mean(axis=0), axis=1)
+        others = [i for i in np.argsort(distances) if sure[i] is not reading][:3]
+        ratio = reading.glyph / max(float(np.median(glyphs[others])), 1e-6)
+        if ratio >= SMALLEST_NUMERAL:
+            kept.append(reading)
+    return kept
+
+
+def _recolour_by_deck(found: list[_Reading]) -> list[_Reading]:
+    """A numeral whose ink lies between the typical inks is judged again against the deck's own
+    inks, measured on the cards whose colour is clear: decks differ, and the light shifts an ink
+    alike on every card (a warm lamp browns a black). Only to confirm the colour first named:
+    a colour missing from the clear cards has no measure of its own to be fairly weighed by."""
+    clear = [r for r in found if r.ink is not None and r.colour_confidence >= DECK_INK]
+    if len(clear) < 3:
+        return found
+    labs = _lab(np.array([r.ink for r in clear]))
+    deck = {colour: np.median(labs[[r.colour == colour for r in clear]], axis=0)
+            for colour in {r.colour for r in clear}}
+    recoloured = []
+    for reading in found:
+        if reading.ink is not None and reading.colour_confidence < DECK_INK:
+            colour, confidence = classify_ink(reading.ink, deck)
+            if colour == reading.colour and confidence > reading.colour_confidence:
+                reading = _rejudged(reading, reading.probabilities, confidence)
+        recoloured.append(reading)
+    return recoloured
 
 
 def _read_off_white(small: np.ndarray, normalised: np.ndarray, edges_free: np.ndarray,
@@ -296,15 +342,22 @@ def _regions(paper: np.ndarray) -> list[_Region]:
     surround, since a numeral touching a picture or a frame is not a hole in the paper."""
     side = max(paper.shape)
     opened = cv2.morphologyEx(paper, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    contours, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    # Every component's outer boundary, also of those lying in another's hole: a pale table can
+    # pass for paper, and then the cards, ringed by their shadows and edges, are its holes' islands.
+    contours, hierarchy = cv2.findContours(opened, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     regions = []
-    for contour in contours:
-        if cv2.contourArea(contour) < (side / 120) ** 2:
+    for contour, (_, _, _, parent) in zip(contours, hierarchy[0] if contours else (),
+                                          strict=True):
+        if parent >= 0 or cv2.contourArea(contour) < (side / 120) ** 2:
             continue
         (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
         long, short = max(w, h), max(1.0, min(w, h))
+        # A region the photo's edge cuts has lost its own outline (and a pale table filling the
+        # photo can have a card's aspect): it is no lone card.
+        x, y, bw, bh = cv2.boundingRect(contour)
         card_shaped = 1.2 < long / short < 1.6 \
-            and cv2.contourArea(cv2.convexHull(contour)) > 0.9 * w * h
+            and cv2.contourArea(cv2.convexHull(contour)) > 0.9 * w * h \
+            and x > 1 and y > 1 and x + bw < paper.shape[1] - 1 and y + bh < paper.shape[0] - 1
         regions.append(_Region(rect=((2 * cx, 2 * cy), (2 * w + 2, 2 * h + 2), angle),
                                card_shaped=card_shaped))
     return regions
@@ -336,9 +389,17 @@ def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, sca
             # score of the right one negative.
             if cards and score > best_score:
                 best, best_score = cards, score
-    if region.card_shaped or any(isinstance(reading.item, SeenCard) for reading in best):
+    if region.card_shaped or any(isinstance(reading.item, SeenCard) or _six_or_nine(reading)
+                                 for reading in best):
         return best
     return []
+
+
+def _six_or_nine(reading: _Reading) -> bool:
+    """A clear 6 or 9 of unknown way up: a card's shape (a picture can notch its outline), left
+    for its place on the Plaza to settle (P5)."""
+    odds = _number_odds(reading.probabilities)
+    return odds[5] + odds[8] >= 0.9 and reading.colour_confidence >= 0.5
 
 
 def _edge_angle(normalised: np.ndarray, region: _Region) -> float:
@@ -389,6 +450,7 @@ def _read_upright(normalised: np.ndarray, paper: np.ndarray, region: _Region, an
         return [], 0.0
     back = cv2.invertAffineTransform(turn)
     card_size = _card_size(numerals, region.card_shaped, (w, h), card_width)
+    numerals = [_orient_by_index(numeral, ink, ink_mask, card_size) for numeral in numerals]
     if on_plaza:  # cards in a hand lie anywhere
         numerals = _settle_by_place(numerals, card_size)
     # A card is mostly bare paper: a dark blob on a pale patch of table is not a card. A numeral
@@ -451,22 +513,24 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
         pad = max(2, h // 4)
         return paper_share(x - pad, y - pad, x + w + pad, y + h + pad) >= 0.6
 
-    blobs = []
+    blobs, dots = [], []
     for label in range(1, count):
         x, y, w, h, area = (int(v) for v in stats[label])
         flat = w >= 2.5 * h and h >= 2 and w >= 9  # perhaps the bar under a 6 or a 9
-        if (h < 9 and not flat) or x <= 1 or y <= 1 or x + w >= width - 1 \
+        dot = _dot_like(w, h, area)  # perhaps the dot of a "6." or a "9."
+        if (h < 9 and not flat and not dot) or x <= 1 or y <= 1 or x + w >= width - 1 \
                 or y + h >= height - 1:
             continue
         if area < 0.08 * w * h or not on_paper(x, y, w, h):  # a frame; the table
             continue
-        blobs.append((x, y, w, h, label))
-    groups = _group_digits(blobs)
+        (blobs if h >= 9 or flat else dots).append((x, y, w, h, label))
+    groups = _group_digits(blobs, dots)
     if not groups:
         return [], labels, 0.0
-    probabilities = classify(np.stack([features(ink, box) for box, _, _ in groups]))
-    candidates = [_orient_six_or_nine(_Numeral(box=box, labels=members, probabilities=p, bar=bar))
-                  for (box, members, bar), p in zip(groups, probabilities, strict=True)]
+    probabilities = classify(np.stack([features(ink, box) for box, _, _, _ in groups]))
+    candidates = [_orient_six_or_nine(_Numeral(box=box, labels=members, bar=bar,
+                                               probabilities=_doubted(p) if crowded else p))
+                  for (box, members, bar, crowded), p in zip(groups, probabilities, strict=True)]
     numerals = [numeral for numeral in candidates if numeral.probabilities[REJECT] < 0.5]
     if not numerals:
         return [], labels, 0.0
@@ -475,6 +539,16 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
                  if c.probabilities[REJECT] >= 0.5 and 0.55 * tall <= max(c.box[2], c.box[3])
                  <= 1.6 * tall)
     return [numeral for numeral in numerals if numeral.box[3] >= 0.55 * tall], labels, unread
+
+
+def _doubted(probabilities: np.ndarray) -> np.ndarray:
+    """A lone digit with a digit-like blob beside it, unjoined: perhaps half a number, so at
+    best unsure (its number's odds capped below SURE), though still a numeral."""
+    doubted = probabilities.copy()
+    doubted[:REJECT] *= min(1.0, 0.7 / max(float(_number_odds(probabilities).max()), 1e-6))
+    doubted[REJECT] = 0
+    doubted[REJECT] = min(0.45, 1 - doubted.sum())
+    return doubted / doubted.sum()
 
 
 def _orient_six_or_nine(numeral: _Numeral) -> _Numeral:
@@ -498,34 +572,107 @@ def _orient_six_or_nine(numeral: _Numeral) -> _Numeral:
     return replace(numeral, probabilities=oriented)
 
 
-def _group_digits(blobs: list[tuple[int, int, int, int, int]]
-                  ) -> list[tuple[tuple[float, float, float, float], tuple[int, ...], int]]:
-    """Join blobs side by side of similar height (10, 11, 12) and a flat bar just under or over a
-    digit (the mark of 6 and 9). Returns (box, labels, bar) per group; bar is 1 for a bar under
-    the digits, -1 for one over them, 0 for none."""
+def _orient_by_index(numeral: _Numeral, ink: np.ndarray, ink_mask: np.ndarray,
+                     card_size: tuple[float, float]) -> _Numeral:
+    """An unmarked 6 or 9 turned the right way by the card's corner indices, where it has them.
+
+    Decks print the index upright at the card's own top-left and turned at its bottom-right, so
+    whichever way the card lies, the index at the top-left of the frame reads upright: a loop
+    low there is a 6, a loop high a 9 (at the bottom-right, the reverse). Only which side the
+    index's loop is on is used, not its shape: indices are tiny, and that cue is the same in
+    every typeface. Both corners must agree where both are seen."""
+    p = numeral.probabilities
+    six_up, six_down, nine_down = 10, 11, 17
+    if numeral.bar or p[six_up] != p[nine_down] or p[six_up] + p[six_down] < 0.25:
+        return numeral  # not an even 6/9 (_orient_six_or_nine evens an unmarked one)
+    votes = {_index_loop(ink, ink_mask, numeral, card_size, corner) for corner in (1, -1)}
+    votes.discard(0)
+    if len(votes) != 1:
+        return numeral  # no index seen, or the two corners disagree
+    six = votes.pop() == 1  # loop low at the top-left (or high at the bottom-right): a 6
+    loop_low = p[six_up] + p[nine_down]  # the big numeral's shape in this frame
+    # The big numeral lies upright in this frame when its loop is where the index's number puts
+    # it: that is what a bar under it would have said.
+    upright = (loop_low >= 0.5) == six
+    return _orient_six_or_nine(replace(numeral, bar=1 if upright else -1))
+
+
+def _index_loop(ink: np.ndarray, ink_mask: np.ndarray, numeral: _Numeral,
+                card_size: tuple[float, float], corner: int) -> int:
+    """The index in the card's top-left (corner 1) or bottom-right (corner -1) of this frame:
+    1 if it reads as a 6 (loop low at the top-left, high at the bottom-right), -1 as a 9, 0 if
+    no single index-sized blob is there or its loop side is unclear."""
+    x0, y0, x1, y1 = _card_box(numeral, card_size)
+    width, height = x1 - x0, y1 - y0
+    # The index sits about 12% of the width and 8% of the height in from the corner; the box is
+    # centred on the numeral, which decks print a little above or below the card's centre.
+    zone_x = (x0, x0 + 0.25 * width) if corner == 1 else (x1 - 0.25 * width, x1)
+    zone_y = (y0 - 0.05 * height, y0 + 0.22 * height) if corner == 1 else \
+        (y1 - 0.22 * height, y1 + 0.05 * height)
+    zx0, zx1 = (int(np.clip(v, 0, ink.shape[1])) for v in zone_x)
+    zy0, zy1 = (int(np.clip(v, 0, ink.shape[0])) for v in zone_y)
+    if zx1 - zx0 < 4 or zy1 - zy0 < 4:
+        return 0
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(ink_mask[zy0:zy1, zx0:zx1],
+                                                               connectivity=8)
+    tall = numeral.box[3]
+    blobs = [label for label in range(1, count)
+             if 0.1 * tall <= stats[label, 3] <= 0.45 * tall
+             and 0.35 * stats[label, 3] <= stats[label, 2] <= 1.0 * stats[label, 3]
+             and stats[label, 4] >= 0.15 * stats[label, 2] * stats[label, 3]]
+    if len(blobs) != 1:
+        return 0
+    x, y, w, h, _ = stats[blobs[0]]
+    # The loop is the blob's hole (the paper it rings): where it lies, from the blob's middle,
+    # in its heights. (The ink's weight will not do: a 9's tail weighs as much as its loop.)
+    background = np.pad((labels[y:y + h, x:x + w] != blobs[0]).astype(np.uint8), 1,
+                        constant_values=1)
+    count, _, hole_stats, centres = cv2.connectedComponentsWithStats(background, connectivity=4)
+    inner = [label for label in range(1, count)  # not the paper around the blob
+             if hole_stats[label, 0] > 0 and hole_stats[label, 1] > 0
+             and hole_stats[label, 0] + hole_stats[label, 2] < w + 2
+             and hole_stats[label, 1] + hole_stats[label, 3] < h + 2]
+    if not inner:
+        return 0
+    loop = max(inner, key=lambda label: hole_stats[label, 4])
+    low = (centres[loop][1] - 1 - h / 2) / h
+    if abs(low) < 0.08:
+        return 0
+    return corner if low > 0 else -corner
+
+
+Blob = tuple[int, int, int, int, int]  # x, y, w, h, label of an ink component
+
+
+def _group_digits(blobs: list[Blob], dots: list[Blob]
+                  ) -> list[tuple[tuple[float, float, float, float], tuple[int, ...], int, bool]]:
+    """Join two digits side by side (10, 11, 12) and a flat bar just under or over a digit (the
+    mark of 6 and 9). Returns (box, labels, bar, crowded) per group; bar is 1 for a bar under
+    the digits (or a dot after a lone digit, at its foot: "6."), -1 for one over them (or a dot
+    before it, at its head: "6." turned), 0 for none; a lone digit is crowded when a lone blob that
+    could be its other digit lies near it (then it is no sure reading: a 12 read as 2 would flip
+    a Plaza's verdict). Digits of next cards lie further apart: a card is wider than its
+    numeral's height."""
     digits = [b for b in blobs if b[3] >= 0.6 * b[2] or b[3] >= 14]
     bars = [b for b in blobs if b not in digits]
-    digits.sort(key=lambda b: b[0])
-    groups: list[list[tuple[int, int, int, int, int]]] = []
-    used: set[int] = set()
-    for i, first in enumerate(digits):
-        if first[4] in used:
-            continue
-        group = [first]
-        used.add(first[4])
-        for second in digits[i + 1:]:
-            if second[4] in used or len(group) == 2:
-                continue
-            x, y, w, h, _ = group[-1]
-            overlap = min(y + h, second[1] + second[3]) - max(y, second[1])
-            similar = 0.6 < second[3] / h < 1.6
-            if similar and overlap > 0.6 * min(h, second[3]) \
-                    and second[0] - (x + w) < 0.45 * min(h, second[3]):
-                group.append(second)
-                used.add(second[4])
-        groups.append(group)
+    # The closest fitting pairs first: a frame's edge or a picture beside a numeral can pass for a
+    # digit of about its height, but not of its height and baseline as well as its partner.
+    pairs = sorted((_pair_misfit(first, second), i, j)
+                   for i, first in enumerate(digits) for j, second in enumerate(digits)
+                   if first[0] + first[2] / 2 < second[0] + second[2] / 2
+                   and _pair_misfit(first, second) < 1)
+    partner: dict[int, int] = {}
+    for _, i, j in pairs:
+        if i not in partner and j not in partner:
+            partner[i], partner[j] = j, i
     result = []
-    for group in groups:
+    for i, digit in enumerate(digits):
+        if partner.get(i, len(digits)) < i:
+            continue  # joined to the digit on its left
+        group = [digit] if i not in partner else [digit, digits[partner[i]]]
+        crowded = i not in partner and any(
+            _pair_misfit(*sorted((digit, other), key=lambda b: b[0] + b[2] / 2), loose=True) < 1
+            for j, other in enumerate(digits) if j != i and j not in partner)
         x0, y0, w, h = _union(group)
         side = 0
         for bar in bars:
@@ -537,11 +684,53 @@ def _group_digits(blobs: list[tuple[int, int, int, int, int]]
             if centred and near and bw < 1.1 * w + 4:
                 group.append(bar)
                 side = 1 if by + bh / 2 > y0 + h / 2 else -1
-        result.append((_union(group), tuple(b[4] for b in group), side))
+        if not side and len(group) == 1:
+            # The dot stays out of the box: the classifier never saw one beside a digit.
+            side = _dot_side((x0, y0, w, h), dots + [b for b in digits if b is not digit])
+        result.append((_union(group), tuple(b[4] for b in group), side, crowded))
     return result
 
 
-def _union(blobs: list[tuple[int, int, int, int, int]]) -> tuple[float, float, float, float]:
+def _dot_like(w: int, h: int, area: int) -> bool:
+    """A small round blob: a full stop's size and shape."""
+    return h >= 3 and 0.6 * h <= w <= 1.7 * h and area >= 0.5 * w * h
+
+
+def _dot_side(box: tuple[float, float, float, float], dots: list[Blob]) -> int:
+    """Decks that mark 6 and 9 with a full stop ("6.", "9.") print it after the digit, at its
+    foot; turned 180°, it lies before the digit, at its head. 1 for a single such dot at the
+    foot, -1 at the head, 0 for none or more than one."""
+    x0, y0, w, h = box
+    sides = []
+    for bx, by, bw, bh, _ in dots:
+        if not (0.05 * h <= bh <= 0.3 * h and 0.6 * bh <= bw <= 1.7 * bh):
+            continue
+        cx, cy = bx + bw / 2, by + bh / 2
+        if x0 + w - 0.1 * h <= cx <= x0 + w + 0.4 * h and y0 + 0.7 * h <= cy <= y0 + 1.1 * h:
+            sides.append(1)
+        elif x0 - 0.4 * h <= cx <= x0 + 0.1 * h and y0 - 0.1 * h <= cy <= y0 + 0.3 * h:
+            sides.append(-1)
+    return sides[0] if len(sides) == 1 else 0
+
+
+def _pair_misfit(first: Blob, second: Blob, loose: bool = False) -> float:
+    """How badly two blobs (first on the left) fit as the two digits of one number: below 1 they
+    do. Digits of a number share their height and lie on one line (which a frame turned a little
+    off the card's axes tilts), within about half a height of each other: decks differ in
+    kerning and digit width (a monospaced 1 stands well apart). `loose` widens every tolerance,
+    for blobs that might be digits."""
+    _, y1, _, h1, _ = first
+    x2, y2, _, h2, _ = second
+    h = max(h1, h2)
+    gap = (x2 - (first[0] + first[2])) / h
+    if gap < -0.3:
+        return math.inf
+    shift = max(abs(y1 - y2), abs(y1 + h1 - y2 - h2)) / h
+    return max(shift / (0.4 if loose else 0.3), max(gap, 0) / (0.8 if loose else 0.6),
+               (1 - min(h1, h2) / h) / (0.35 if loose else 0.2))
+
+
+def _union(blobs: list[Blob]) -> tuple[float, float, float, float]:
     """The box (x, y, w, h) around blobs given as (x, y, w, h, label)."""
     x0 = min(b[0] for b in blobs)
     y0 = min(b[1] for b in blobs)
@@ -697,8 +886,7 @@ def _settle_on_grid_once(found: list[_Reading]) -> list[_Reading]:
         probabilities[2 * number - 2 if up >= down else 2 * number - 1] = \
             0.9 + 0.1 * odds[number - 1]
         probabilities[REJECT] = 1 - probabilities.sum()
-        settled.append(_judged(reading.frame, probabilities, reading.colour,
-                               reading.colour_confidence))
+        settled.append(_rejudged(reading, probabilities, reading.colour_confidence))
     return settled
 
 
@@ -720,6 +908,8 @@ class _Reading:
     probabilities: np.ndarray  # the numeral's classes, as in _Numeral
     colour: Colour
     colour_confidence: float
+    ink: np.ndarray | None  # the numeral's ink, RGB relative to the paper white
+    glyph: float  # the numeral's height, photo pixels
 
 
 def _card_from(numeral: _Numeral, upright: np.ndarray, ink: np.ndarray, labels: np.ndarray,
@@ -727,12 +917,22 @@ def _card_from(numeral: _Numeral, upright: np.ndarray, ink: np.ndarray, labels: 
     x0, y0, x1, y1 = _card_box(numeral, card_size)
     box = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
     frame = (box @ back[:, :2].T + back[:, 2]) / scale
-    colour, colour_confidence = ink_colour(upright, ink, labels, numeral)
-    return _judged(frame, numeral.probabilities, colour, colour_confidence)
+    rgb = _ink_rgb(upright, ink, labels, numeral)
+    colour, colour_confidence = classify_ink(rgb) if rgb is not None else (Colour.BLACK, 0.0)
+    return _judged(frame, numeral.probabilities, colour, colour_confidence, rgb,
+                   numeral.box[3] / scale)
+
+
+def _rejudged(reading: _Reading, probabilities: np.ndarray, colour_confidence: float
+              ) -> _Reading:
+    """A reading judged again, with the number its place or the colour its deck told."""
+    return _judged(reading.frame, probabilities, reading.colour, colour_confidence, reading.ink,
+                   reading.glyph)
 
 
 def _judged(frame: np.ndarray, probabilities: np.ndarray, colour: Colour,
-            colour_confidence: float) -> _Reading:
+            colour_confidence: float, ink: np.ndarray | None = None, glyph: float = 0.0
+            ) -> _Reading:
     """A sure card when number and colour together are confident enough, else an unsure one."""
     down = probabilities[1:REJECT:2].sum() > probabilities[0:REJECT:2].sum()
     # Turned 180°, the card's own top-left is at the frame's bottom-right.
@@ -743,7 +943,8 @@ def _judged(frame: np.ndarray, probabilities: np.ndarray, colour: Colour,
     confidence = float(number_p[number - 1]) * colour_confidence
     item = SeenCard(Card(colour, number), corners, round(confidence, 3)) if confidence >= SURE \
         else UnsureCard(corners=corners)
-    return _Reading(item, confidence, frame, probabilities, colour, colour_confidence)
+    return _Reading(item, confidence, frame, probabilities, colour, colour_confidence, ink,
+                    glyph)
 
 
 def _number_probabilities(numeral: _Numeral) -> np.ndarray:
@@ -759,20 +960,18 @@ def _number_odds(probabilities: np.ndarray) -> np.ndarray:
 def _settle_duplicates(found: list[_Reading]
                        ) -> tuple[tuple[SeenCard, ...], tuple[UnsureCard, ...]]:
     """One reading per place, the most confident: overlapping paper regions can read the same
-    card twice. The pack has one of each card (P1): a card read at two places keeps its best
-    reading; the other place becomes unsure."""
+    card twice, and a frame across two touching cards can read a card between them. Cards lie
+    flat, side by side: a reading that covers much of a more confident one (or is much covered
+    by it) is the same place. The pack has one of each card (P1): a card read at two places
+    keeps its best reading; the other place becomes unsure."""
     cards: dict[Card, SeenCard] = {}
     unsure: list[UnsureCard] = []
-    places: list[tuple[np.ndarray, float]] = []  # centre of each card, a third of its width
+    places: list[np.ndarray] = []
     for item in (reading.item for reading in sorted(found, key=lambda r: -r.confidence)):
-        corners = np.array(item.corners)
-        centre = corners.mean(axis=0)
-        reach = 0.35 * min(np.linalg.norm(corners[1] - corners[0]),
-                          np.linalg.norm(corners[2] - corners[1]))
-        if any(np.linalg.norm(centre - other) < min(reach, other_reach)
-               for other, other_reach in places):
+        corners = np.array(item.corners, np.float32)
+        if any(_overlap(corners, other) > 0.35 for other in places):
             continue
-        places.append((centre, reach))
+        places.append(corners)
         if isinstance(item, UnsureCard):
             unsure.append(item)
         elif item.card in cards:
@@ -780,6 +979,13 @@ def _settle_duplicates(found: list[_Reading]
         else:
             cards[item.card] = item
     return tuple(sorted(cards.values(), key=lambda seen: seen.card)), tuple(unsure)
+
+
+def _overlap(one: np.ndarray, other: np.ndarray) -> float:
+    """The share of the smaller of two card quadrilaterals that the other covers."""
+    common, _ = cv2.intersectConvexConvex(one, other)
+    smaller = min(cv2.contourArea(one), cv2.contourArea(other))
+    return float(common) / max(smaller, 1e-6)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -824,22 +1030,32 @@ def _lab(rgb: np.ndarray) -> np.ndarray:
 def ink_colour(upright: np.ndarray, ink: np.ndarray, labels: np.ndarray, numeral: _Numeral
                ) -> tuple[Colour, float]:
     """The colour of a numeral's ink (its darkest, solid pixels) and a confidence 0..1."""
+    rgb = _ink_rgb(upright, ink, labels, numeral)
+    return classify_ink(rgb) if rgb is not None else (Colour.BLACK, 0.0)
+
+
+def _ink_rgb(upright: np.ndarray, ink: np.ndarray, labels: np.ndarray, numeral: _Numeral
+             ) -> np.ndarray | None:
+    """A numeral's ink (its darker half of stroke pixels), RGB relative to the paper white."""
     x, y, w, h = (int(v) for v in numeral.box)
     window = labels[y:y + h, x:x + w]
     strokes = np.isin(window, numeral.labels)
     inkness = ink[y:y + h, x:x + w][strokes]
     if inkness.size == 0:
-        return Colour.BLACK, 0.0
+        return None
     core = inkness >= np.percentile(inkness, 50)
-    bgr = upright[y:y + h, x:x + w][strokes][core].mean(axis=0)
-    return classify_ink(bgr[::-1])
+    return upright[y:y + h, x:x + w][strokes][core].mean(axis=0)[::-1]
 
 
-def classify_ink(rgb: np.ndarray) -> tuple[Colour, float]:
-    """Nearest prototype ink in Lab; confidence from how much nearer it is than other colours."""
+def classify_ink(rgb: np.ndarray, deck: Mapping[Colour, np.ndarray] | None = None
+                 ) -> tuple[Colour, float]:
+    """Nearest prototype ink in Lab; confidence from how much nearer it is than other colours.
+    `deck` (Lab per colour) replaces the prototypes of the colours it names."""
     rows, prototypes = _prototype_lab()
-    distances = np.linalg.norm(prototypes - _lab(np.asarray(rgb, np.float32)), axis=1)
-    per_colour = np.array([distances[rows == row].min() for row in range(len(COLOURS))])
+    lab = _lab(np.asarray(rgb, np.float32))
+    distances = np.linalg.norm(prototypes - lab, axis=1)
+    per_colour = np.array([np.linalg.norm(deck[colour] - lab) if deck and colour in deck
+                           else distances[rows == colour.row].min() for colour in COLOURS])
     order = np.argsort(per_colour)
     nearest, second = per_colour[order[0]], per_colour[order[1]]
     confidence = float(np.clip((second - nearest) / max(second, 1e-6) * 2.5, 0, 1))

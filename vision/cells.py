@@ -12,6 +12,7 @@ feature matching finds too few matches.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -32,6 +33,17 @@ class Bank:
     and the cell size in picture pixels (width, height)."""
     cells: np.ndarray
     size: tuple[float, float]
+
+    @cached_property
+    def by_sample(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The cells as matrix columns for `scores`, made once per bank (every body of a photo
+        is scored against the same bank): colour (P, N·3), its square, grey (P, N) and its
+        square, float64, P samples a cell, N cells."""
+        count = len(self.cells)
+        picture = self.cells.reshape(count, -1, 3).astype(np.float64)
+        colour = picture.transpose(1, 0, 2).reshape(picture.shape[1], count * 3)
+        grey = picture.mean(-1).T
+        return colour, colour ** 2, grey, grey ** 2
 
 
 def turned(cells: Bank) -> Bank:
@@ -57,13 +69,31 @@ def sample(image: np.ndarray, centre: np.ndarray, axis_x: np.ndarray,
            axis_y: np.ndarray) -> np.ndarray:
     """The cell whose centre is at `centre` and whose sides are the vectors `axis_x`, `axis_y`
     (pixels of `image`), sampled on a SAMPLES × SAMPLES grid."""
-    fine = SAMPLES * SUPERSAMPLE
-    steps = (np.arange(fine) + 0.5) / fine * (1 - 2 * MARGIN) + MARGIN - 0.5
-    u, v = np.meshgrid(steps, steps)
-    points = centre + u[..., None] * axis_x + v[..., None] * axis_y
+    return sample_many(image, np.asarray(centre)[None], [(axis_x, axis_y)])[0, 0]
+
+
+_FINE = SAMPLES * SUPERSAMPLE
+_STEPS = (np.arange(_FINE) + 0.5) / _FINE * (1 - 2 * MARGIN) + MARGIN - 0.5
+_U, _V = np.meshgrid(_STEPS, _STEPS)
+
+
+def sample_many(image: np.ndarray, centres: np.ndarray,
+                axes: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+    """`sample` for every centre (n × 2) under every pair of cell sides: (n, len(axes), S, S
+    [, channels]). One remap and one resize for all (per-call overhead was most of the time);
+    the supersampled blocks are stacked, and an integer INTER_AREA reduction averages each
+    block on its own, so every cell is exactly what `sample` alone gives."""
+    x_sides = np.float64([axis_x for axis_x, _ in axes])
+    y_sides = np.float64([axis_y for _, axis_y in axes])
+    points = (np.asarray(centres, np.float64)[:, None, None, None, :]
+              + _U[..., None] * x_sides[None, :, None, None, :]
+              + _V[..., None] * y_sides[None, :, None, None, :])  # (n, turns, fine, fine, 2)
+    count = len(centres) * len(axes)
+    points = points.reshape(count * _FINE, _FINE, 2)
     dense = cv2.remap(image, points[..., 0].astype(np.float32), points[..., 1].astype(np.float32),
                       cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return cv2.resize(dense, (SAMPLES, SAMPLES), interpolation=cv2.INTER_AREA)
+    small = cv2.resize(dense, (SAMPLES, count * SAMPLES), interpolation=cv2.INTER_AREA)
+    return small.reshape(len(centres), len(axes), SAMPLES, SAMPLES, *image.shape[2:])
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,13 +108,20 @@ def body(image: np.ndarray, mask: np.ndarray, mask_factor: float, centre: np.nda
          axes: list[tuple[np.ndarray, np.ndarray]]) -> Body:
     """Sample a body from `image` (photo pixels / image pixel = 1) and `mask` (photo pixels
     per mask pixel = mask_factor) under each pair of cell sides in `axes`."""
-    colours, weights = [], []
-    for axis_x, axis_y in axes:
-        colours.append(sample(image, centre, axis_x, axis_y))
-        weights.append(sample(mask.astype(np.float32), centre / mask_factor,
-                              axis_x / mask_factor, axis_y / mask_factor))
-    weight = np.clip(np.stack(weights), 0, 1)
-    return Body(np.stack(colours).astype(np.float32), (weight > 0.5).astype(np.float32))
+    return bodies(image, mask, mask_factor, np.asarray(centre)[None], axes)
+
+
+def bodies(image: np.ndarray, mask: np.ndarray, mask_factor: float, centres: np.ndarray,
+           axes: list[tuple[np.ndarray, np.ndarray]]) -> Body:
+    """`body` at every centre (n × 2) at once, stacked along the turn axis: entry
+    len(axes) · j + k is centre j under axes[k]."""
+    colour = sample_many(image, centres, axes)
+    scaled = [(axis_x / mask_factor, axis_y / mask_factor) for axis_x, axis_y in axes]
+    weight = np.clip(sample_many(mask.astype(np.float32), np.asarray(centres) / mask_factor,
+                                 scaled), 0, 1)
+    turns = len(centres) * len(axes)
+    return Body(colour.reshape(turns, SAMPLES, SAMPLES, -1).astype(np.float32),
+                (weight.reshape(turns, SAMPLES, SAMPLES) > 0.5).astype(np.float32))
 
 
 @dataclass(frozen=True, eq=False)
@@ -102,31 +139,34 @@ class Scores:
 
 
 def scores(piece: Body, cells: Bank) -> Scores:
-    weight = piece.weight[..., None]  # (4, S, S, 1)
-    total = np.maximum(piece.weight.sum((1, 2)), 1e-6)
-    photo = piece.colour[:, None]  # (4, 1, S, S, 3)
-    picture = cells.cells[None]  # (1, 16, S, S, 3)
-    w = weight[:, None]
-    photo_photo = np.broadcast_to((w * photo ** 2).sum((2, 3)),
-                                  (len(piece.colour), len(cells.cells), 3))
-    photo_picture = (w * photo * picture).sum((2, 3))
-    picture_picture = (w * picture ** 2).sum((2, 3))
-    photo_mean = (weight * piece.colour).sum((1, 2)) / total[:, None]
-    picture_mean = (w * picture).sum((2, 3)) / total[:, None, None]
-    grey_photo, grey_picture = photo.mean(-1), picture.mean(-1)
-    w = piece.weight[:, None]
-    centred_photo = grey_photo - (w * grey_photo).sum((2, 3), keepdims=True) / total[:, None,
-                                                                                     None, None]
-    centred_picture = grey_picture - (w * grey_picture).sum((2, 3), keepdims=True) / total[
-        :, None, None, None]
-    var_photo = (w * centred_photo ** 2).sum((2, 3)) / total[:, None]
-    var_picture = (w * centred_picture ** 2).sum((2, 3)) / total[:, None]
-    covariance = (w * centred_photo * centred_picture).sum((2, 3)) / total[:, None]
+    # Every weighted sum over a cell's samples is a matrix product (turns × samples by samples
+    # × cells), in float64 so that variances taken as E[x²] - E[x]² lose nothing: about a
+    # tenth of the time of the broadcast sums this replaced, with the same results.
+    turns, count = len(piece.colour), len(cells.cells)
+    weight = piece.weight.reshape(turns, -1).astype(np.float64)  # (K, P)
+    total = np.maximum(weight.sum(1), 1e-6)  # (K,)
+    photo = piece.colour.reshape(turns, -1, 3).astype(np.float64)  # (K, P, 3)
+    colour, colour_squared, grey, grey_squared = cells.by_sample  # (P, N·3), (P, N)
+    weighted = weight[..., None] * photo
+    photo_photo = np.broadcast_to((weighted * photo).sum(1)[:, None], (turns, count, 3))
+    # per channel: (K, P) @ (P, N)
+    photo_picture = (weighted.transpose(2, 0, 1) @ colour.reshape(-1, count, 3).transpose(
+        2, 0, 1)).transpose(1, 2, 0)
+    picture_picture = (weight @ colour_squared).reshape(turns, count, 3)
+    photo_mean = weighted.sum(1) / total[:, None]
+    picture_mean = (weight @ colour).reshape(turns, count, 3) / total[:, None, None]
+    grey_photo = photo.mean(-1)  # (K, P)
+    centred_photo = grey_photo - (weight * grey_photo).sum(1, keepdims=True) / total[:, None]
+    mean_picture = weight @ grey / total[:, None]  # (K, N)
+    var_photo = ((weight * centred_photo ** 2).sum(1) / total)[:, None]
+    var_picture = weight @ grey_squared / total[:, None] - mean_picture ** 2
+    # the weighted centred photo sums to zero, so the picture needs no centring here
+    covariance = (weight * centred_photo) @ grey / total[:, None]
     correlation = covariance / np.sqrt(np.maximum(var_photo, 1.0) * np.maximum(var_picture, 1.0))
     texture = np.clip(np.sqrt(np.maximum(var_photo, var_picture)) / TEXTURE, 0, 1)
     pattern = texture * (1 - correlation) / 2
-    return Scores(photo_photo, photo_picture, picture_picture, photo_mean, picture_mean,
-                  total, pattern)
+    return Scores(photo_photo, photo_picture, picture_picture, photo_mean, picture_mean, total,
+                  pattern)
 
 
 def light(photo_mean: np.ndarray, picture_mean: np.ndarray) -> np.ndarray:

@@ -14,8 +14,9 @@ How it works, and why:
 - When the outlines are not joined, SIFT features name the reason: matches are grouped by the
   picture cell they fall in and each cell gets its own RANSAC similarity (one transform per
   piece: a single transform can bend to cover two offset pieces), confirmed densely; features
-  are found on a CLAHE-equalised grey image (vision.pictures.feature_grey). A SIFT "fit" the
-  outlines do not confirm is "unsure".
+  are found on a CLAHE-equalised grey image (vision.pictures.feature_grey), only on and around
+  the pieces' outlines (the table's texture gave most keypoints and most of the time). A SIFT
+  "fit" the outlines do not confirm is "unsure".
 - Without a picture, the outlines' interlock and the continuity of colour across the seam are
   judged, and the verdict says it is weaker.
 - Counting (T6): the rectangle's grid from the SIFT homography, snapped to the rectangle's
@@ -41,6 +42,12 @@ from vision.pieces import Pair, Pieces, find_pieces, read_pair
 
 GRID = 4
 WORK_LONG_SIDE = 1024  # the photo is searched at this size (SIFT on 12 MP takes seconds)
+# The long side a photo is decoded no smaller than (vision.photo.decode_photo; None: whole). A fit
+# check needs only the work size (a 12 MP JPEG decoded at half size: the same held-out fit
+# results); a count is decoded whole for now: at half size its held-out exact counts went
+# 9/20 -> 8/20 and one more wrong piece was counted right.
+FIT_DECODE_SIDE: int | None = WORK_LONG_SIDE
+COUNT_DECODE_SIDE: int | None = None
 COMPARE_CELL = 48  # pixels per cell side when comparing densely
 BLOCKS = 8  # blocks per cell side in the dense comparison
 MIN_INLIERS = 8
@@ -120,10 +127,40 @@ def _to_work(photo: np.ndarray) -> tuple[np.ndarray, float]:
 
 def _scene(photo: np.ndarray, picture: Picture) -> _Scene:
     work, factor = _to_work(photo)
-    keypoints, descriptors = sift(5000).detectAndCompute(feature_grey(work), None)
-    points = np.float32([k.pt for k in keypoints]).reshape(-1, 2)
+    return _scene_of(work, factor, picture, None)
+
+
+FEATURE_REACH = 8  # work pixels around the pieces' mask where features are still looked for
+FEATURE_MARGIN = 32  # and the image kept beyond that, so descriptors see what they saw whole
+
+
+def _features(work: np.ndarray, pieces: Pieces | None) -> tuple[np.ndarray, np.ndarray | None]:
+    """SIFT keypoint positions (work pixels) and descriptors, only on and around the pieces
+    when their mask is known: the table's own texture gave most keypoints and most of the time
+    (a cropped, masked search took a quarter of it), and its keypoints explain nothing."""
+    grey = feature_grey(work)  # equalised whole: CLAHE tiles follow the image's size
+    if pieces is None or not pieces.area:
+        keypoints, descriptors = sift(5000).detectAndCompute(grey, None)
+        return np.float32([k.pt for k in keypoints]).reshape(-1, 2), descriptors
+    reach = cv2.resize(pieces.mask, (work.shape[1], work.shape[0]),
+                       interpolation=cv2.INTER_NEAREST)
+    reach = cv2.dilate(reach, np.ones((2 * FEATURE_REACH + 1,) * 2, np.uint8)) * 255
+    x, y, width, height = cv2.boundingRect(reach)
+    left, top = max(0, x - FEATURE_MARGIN), max(0, y - FEATURE_MARGIN)
+    right = min(work.shape[1], x + width + FEATURE_MARGIN)
+    bottom = min(work.shape[0], y + height + FEATURE_MARGIN)
+    keypoints, descriptors = sift(5000).detectAndCompute(grey[top:bottom, left:right],
+                                                         reach[top:bottom, left:right])
+    points = np.float32([k.pt for k in keypoints]).reshape(-1, 2) + np.float32([left, top])
+    return points, descriptors
+
+
+def _scene_of(work: np.ndarray, factor: float, picture: Picture,
+              pieces: Pieces | None) -> _Scene:
+    """The scene of a work-size photo; features only around `pieces` when given."""
+    points, descriptors = _features(work, pieces)
     empty = np.zeros((0, 2), np.float32)
-    if descriptors is None or len(picture.descriptors) < 2 or len(keypoints) < 2:
+    if descriptors is None or len(picture.descriptors) < 2 or len(points) < 2:
         return _Scene(work, factor, empty, empty, points)
     # FLANN's random kd-trees draw from OpenCV's RNG: seeded, the same photo always gets the
     # same matches and so the same verdict (unseeded, a retake of nothing flipped fit/unsure).
@@ -386,7 +423,7 @@ def check_fit(photo: np.ndarray, picture: Picture | None) -> FitVerdict:
         verdict = placed.verdict(_body_outlines(pair, placed, factor))
         if verdict.reason != "unsure":
             return verdict
-    by_features = _check_fit_by_features(photo, picture)
+    by_features = _check_fit_by_features(_scene_of(work, factor, picture, found), picture)
     if joined is False and by_features.fit is not True:
         if by_features.fit is False:
             return by_features
@@ -416,9 +453,8 @@ def _joined(pair: Pair | None) -> bool | None:
     return None
 
 
-def _check_fit_by_features(photo: np.ndarray, picture: Picture) -> FitVerdict:
+def _check_fit_by_features(scene: _Scene, picture: Picture) -> FitVerdict:
     """The pieces placed by SIFT matches, one transform per piece, each confirmed densely."""
-    scene = _scene(photo, picture)
     found = _hypotheses(scene, picture)
     if not found:
         return FitVerdict(None, "unsure", 0.0, False)
@@ -545,16 +581,21 @@ def _place_pair(work: np.ndarray, found: Pieces, pair: Pair,
     along = np.array(pair.direction)
     reach = min(pair.along, pair.across)
     offsets = [(i * along + j * _quarter(along)) * reach for i in SHIFTS for j in SHIFTS]
-    scored = [[cells.scores(cells.body(work, found.bare, found.factor,
-                                       np.array(centre) + offset, axes), bank)
-               for offset in offsets] for centre in pair.centres]
-    middle = len(offsets) // 2  # the unshifted place sets the light correction
-    ka, a, kb, b = np.indices((4, GRID * GRID, 4, GRID * GRID))
-    gain = cells.light(scored[0][middle].photo_mean[ka] + scored[1][middle].photo_mean[kb],
-                       scored[0][middle].picture_mean[ka, a]
-                       + scored[1][middle].picture_mean[kb, b])
-    first = np.min([cells.distance(one, gain, ka, a) for one in scored[0]], axis=0)
-    second = np.min([cells.distance(one, gain, kb, b) for one in scored[1]], axis=0)
+    # every shifted place of a body under every turn scored at once: turn entry 4 j + k is
+    # offset j under turn k
+    scored = [cells.scores(cells.bodies(work, found.bare, found.factor,
+                                        np.array(centre) + np.array(offsets), axes), bank)
+              for centre in pair.centres]
+    middle = 4 * (len(offsets) // 2)  # the unshifted place sets the light correction
+    # open index grids: the per-body sums are picked for 4 × 16 places each and broadcast over
+    # the other body's, instead of gathered for all 4 × 16 × 4 × 16 pairs of places
+    ka, a, kb, b = np.ix_(*(np.arange(n) for n in (4, GRID * GRID, 4, GRID * GRID)))
+    gain = cells.light(scored[0].photo_mean[middle + ka] + scored[1].photo_mean[middle + kb],
+                       scored[0].picture_mean[middle + ka, a]
+                       + scored[1].picture_mean[middle + kb, b])
+    shifted = 4 * np.arange(len(offsets)).reshape(-1, 1, 1, 1, 1)  # every offset at once
+    first = cells.distance(scored[0], gain[None], shifted + ka, a[None]).min(0)
+    second = cells.distance(scored[1], gain[None], shifted + kb, b[None]).min(0)
     consistent = np.zeros(first.shape, bool)
     for turn in turns:
         if not turn.plausible:

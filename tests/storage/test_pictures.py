@@ -4,10 +4,8 @@ real stored pictures (vision.pictures.picture_to_bytes)."""
 from __future__ import annotations
 
 import tempfile
-from functools import cache
 from pathlib import Path
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -22,17 +20,8 @@ from storage.pictures import (
     MemoryBlobs,
     PictureStore,
 )
-from tests.storage.helpers import counter_ids, games
-from vision.pictures import make_picture, picture_from_bytes, picture_to_bytes
-
-
-@cache
-def stored_picture(seed: int) -> bytes:
-    """A real stored picture: random blocks, so it has features to describe."""
-    rng = np.random.default_rng(seed)
-    blocks = rng.integers(0, 256, (12, 16, 3), dtype=np.uint8)
-    image = np.kron(blocks, np.ones((16, 16, 1), np.uint8))
-    return picture_to_bytes(make_picture(f"picture {seed}", image))
+from tests.storage.helpers import counter_ids, games, stored_picture
+from vision.pictures import picture_from_bytes
 
 
 class Opened:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -13,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.games.plaza_cards import Card, Colour, check_layout
+from companion.games.plaza_cards import COLOURS, Card, Colour, check_layout
 from companion.ui.plaza_photo import check_plaza_photo
 from tests.vision.render_plaza import render_photo, tuning_typefaces
 from vision.cards import (
@@ -21,10 +22,15 @@ from vision.cards import (
     HandReading,
     PlazaReading,
     SeenCard,
+    UnsureCard,
+    _alike_in_size,
     _judged,
     _Numeral,
     _orient_six_or_nine,
+    _recolour_by_deck,
+    _regions,
     _settle_by_place,
+    _settle_duplicates,
     _settle_on_grid,
     annotate,
     classify_ink,
@@ -270,6 +276,103 @@ def test_any_small_image_gives_a_consistent_reading(height, width, seed):
 def test_typical_inks_are_named_with_confidence(rgb, colour):
     named, confidence = classify_ink(np.array(rgb))
     assert named is colour and confidence > 0.5
+
+
+# ---------------------------------------------------------------------------------------------
+# Finding the cards: regions, one reading per place, the deck's own inks, one numeral size
+
+
+def test_cards_lying_in_the_holes_of_a_pale_table_are_regions_of_their_own():
+    # A pale table passes for paper; the cards, ringed by their shadows, are islands in its
+    # holes. The table region fills the photo (its aspect is a card's) but is no lone card.
+    paper = np.ones((300, 400), np.uint8)
+    for left in (100, 220):
+        paper[60:60 + 84 + 12, left:left + 60 + 12] = 0  # the shadow around the card
+        paper[66:66 + 84, left + 6:left + 6 + 60] = 1
+    regions = _regions(paper)
+    lone = sorted((r for r in regions if r.card_shaped), key=lambda r: r.rect[0][0])
+    centres = np.array([r.rect[0] for r in lone]) / 2  # regions are in working pixels
+    assert np.allclose(centres, [(136, 108), (256, 108)], atol=1.5)
+    assert len(regions) == 3
+
+
+def test_a_region_the_photo_edge_cuts_is_no_lone_card():
+    paper = np.zeros((200, 300), np.uint8)
+    paper[50:134, 0:60] = 1  # card-shaped, but cut by the left edge
+    paper[50:134, 150:210] = 1
+    assert [r.card_shaped for r in sorted(_regions(paper), key=lambda r: r.rect[0][0])] \
+        == [False, True]
+
+
+def test_a_reading_across_two_touching_cards_is_no_card_of_its_own():
+    # A frame across two touching cards can read a numeral between them: cards lie flat, so a
+    # reading that covers half of a surer one is the same place.
+    row = [placed(sure_numeral(n, 0, 0), n - 3, 0) for n in (3, 4, 5)]
+    between = placed(unmarked_six_or_nine(0, 0), 0.5, 0)
+    cards, unsure = _settle_duplicates(row + [between])
+    assert [seen.card.number for seen in cards] == [3, 4, 5] and unsure == ()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.floats(0, 360), st.lists(st.floats(-0.08, 0.08), min_size=12, max_size=12))
+def test_touching_cards_in_rows_are_each_kept(turn, jitter):
+    # Cards touching in a row, rows close together, read with a little error in place.
+    readings = [placed(sure_numeral(n, 0, 0), n - 1 + jitter[n - 1], row, turn)
+                for n in range(1, 7) for row in (0, 1)]
+    readings = [replace(r, item=replace(r.item, card=Card(COLOURS[i % 2], r.item.card.number)))
+                for i, r in enumerate(readings)]
+    cards, unsure = _settle_duplicates(readings)
+    assert len(cards) == 12 and unsure == ()
+
+
+def inked(rgb: tuple[float, float, float], column: float, glyph: float = 30.0):
+    """A sure-numbered 3 at `column`, its colour judged from its ink alone."""
+    reading = placed(sure_numeral(3, 0, 0), column, 0)
+    colour, confidence = classify_ink(np.array(rgb))
+    return _judged(reading.frame, reading.probabilities, colour, confidence, np.array(rgb), glyph)
+
+
+BROWNED_BLACK = (0.3, 0.2, 0.15)  # a black ink under a warm lamp: between black and brown
+
+
+def test_a_browned_black_is_sure_once_the_decks_own_black_is_seen():
+    deck = [inked((0.22, 0.18, 0.16), 0), inked((0.5, 0.3, 0.15), 1), inked((0.8, 0.12, 0.14), 2)]
+    unclear = inked(BROWNED_BLACK, 3)
+    assert isinstance(unclear.item, UnsureCard)
+    settled = _recolour_by_deck(deck + [unclear])[-1]
+    assert settled.item.card == Card(BK, 3) and settled.colour_confidence > 0.9
+
+
+def test_the_decks_inks_never_rename_a_colour():
+    # This deck's brown is darker: the browned black is nearer to it, but the reader never
+    # turns one colour into another on the deck's word; the card stays unsure.
+    deck = [inked((0.22, 0.18, 0.16), 0), inked((0.33, 0.21, 0.14), 1), inked((0.8, 0.12, 0.14), 2)]
+    unclear = inked(BROWNED_BLACK, 3)
+    assert _recolour_by_deck(deck + [unclear])[-1] == unclear
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.tuples(*[st.floats(0, 1)] * 3), st.lists(st.tuples(*[st.floats(0, 1)] * 3),
+                                                   min_size=3, max_size=8))
+def test_the_decks_inks_only_ever_confirm(rgb, others):
+    readings = [inked(ink, i) for i, ink in enumerate(others)] + [inked(rgb, len(others))]
+    for before, after in zip(readings, _recolour_by_deck(readings), strict=True):
+        assert after.colour is before.colour
+        assert after.colour_confidence >= before.colour_confidence
+
+
+def test_a_numeral_far_smaller_than_its_neighbours_is_no_card():
+    # A squeezed two-digit number and a numeral whose box took in a stripe of artwork are cards.
+    row = [inked((0.8, 0.12, 0.14), column, glyph=40.0) for column in range(4)]
+    small, squeezed, striped = (inked((0.8, 0.12, 0.14), 5, glyph=g) for g in (12.0, 30.0, 90.0))
+    kept = _alike_in_size(row + [small, squeezed, striped])
+    assert [r.glyph for r in kept] == [40.0] * 4 + [30.0, 90.0]
+
+
+def test_numerals_shrinking_across_a_tilted_photo_are_all_kept():
+    # A slanted camera makes far cards smaller, smoothly: neighbours agree, the ends need not.
+    row = [inked((0.8, 0.12, 0.14), column, glyph=60.0 * 0.93 ** column) for column in range(12)]
+    assert len(_alike_in_size(row)) == 12
 
 
 def test_bad_files_are_refused_with_a_reason():

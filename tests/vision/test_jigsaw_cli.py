@@ -8,9 +8,12 @@ import sys
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from tests.vision import render_jigsaw as render
+from vision.cli import run_photos
+from vision.jigsaw import WORK_LONG_SIDE
 
 ROOT = Path(__file__).resolve().parents[2]
 TEXTURED = ("astronaut", "coffee", "chelsea")
@@ -58,3 +61,19 @@ def test_count_prints_right_wrong_missing(files):
                                        ("fit", "x.jpg", "--picture", "/no/such/picture.png")])
 def test_wrong_arguments_exit_non_zero(files, arguments):
     assert run(*arguments).returncode != 0
+
+
+def test_a_reader_working_smaller_gets_the_photo_decoded_no_larger_than_it_needs(tmp_path,
+                                                                                capsys):
+    photo = tmp_path / "large.jpg"
+    photo.write_bytes(cv2.imencode(".jpg", np.full((3000, 4000, 3), 128, np.uint8))[1].tobytes())
+    shapes = []
+
+    def read(image: np.ndarray) -> dict:
+        shapes.append(image.shape[:2])
+        return {}
+
+    for least_side in (None, WORK_LONG_SIDE):
+        assert run_photos([str(photo)], read, str, True, least_side) == 0
+    assert shapes == [(3000, 4000), (1500, 2000)]  # 1/4 would leave 1000 < 1024 pixels
+    assert all("ms" in json.loads(line) for line in capsys.readouterr().out.splitlines())

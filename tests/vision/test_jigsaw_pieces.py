@@ -90,3 +90,55 @@ def test_a_cell_sampled_from_the_picture_matches_itself_and_no_other():
         distances = cells.distance(scored, gain[None], np.zeros(64, int), np.arange(64))
         assert int(np.argmin(distances)) == index
         assert distances[index] < 0.05
+
+
+def test_bodies_at_many_centres_are_each_the_body_at_that_centre():
+    image = render.picture("coffee")
+    mask = np.zeros(image.shape[:2], np.uint8)
+    mask[100:400, 150:600] = 1
+    width, height = cells.bank(image).size
+    axes = [(np.array([width, 20.0]), np.array([-15.0, height])),
+            (np.array([-15.0, height]), np.array([-width, -20.0]))]
+    centres = np.array([[200.0, 150.0], [420.5, 333.25], [-30.0, 500.0]])  # one off the edge
+    many = cells.bodies(image, mask, 2.0, centres, axes)
+    for index, centre in enumerate(centres):
+        one = cells.body(image, mask, 2.0, centre, axes)
+        entries = slice(len(axes) * index, len(axes) * (index + 1))
+        assert np.array_equal(many.colour[entries], one.colour)
+        assert np.array_equal(many.weight[entries], one.weight)
+
+
+def weighted_mean(weight: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """The mean over a cell's samples (first two axes), each sample counted by its weight."""
+    return np.tensordot(weight, values, axes=([0, 1], [0, 1])) / weight.sum()
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_scores_are_the_weighted_sums_and_correlation_they_stand_for(seed):
+    rng = np.random.default_rng(seed)
+    size = cells.SAMPLES
+    piece = cells.Body(rng.uniform(0, 255, (2, size, size, 3)).astype(np.float32),
+                       (rng.random((2, size, size)) < 0.7).astype(np.float32))
+    bank = cells.Bank(rng.uniform(0, 255, (16, size, size, 3)).astype(np.float32), (50.0, 40.0))
+    scored = cells.scores(piece, bank)
+    for turn, cell in ((0, 0), (1, 9)):
+        weight = piece.weight[turn].astype(np.float64)
+        photo, picture = piece.colour[turn].astype(np.float64), bank.cells[cell].astype(np.float64)
+        total = weight.sum()
+        for got, expected in ((scored.photo_picture, photo * picture),
+                              (scored.picture_picture, picture ** 2),
+                              (scored.photo_photo, photo ** 2)):
+            assert np.allclose(got[turn, cell], weighted_mean(weight, expected) * total,
+                               rtol=1e-5)
+        assert np.allclose(scored.picture_mean[turn, cell], weighted_mean(weight, picture),
+                           rtol=1e-5)
+        grey_photo = photo.mean(-1) - weighted_mean(weight, photo.mean(-1))
+        grey_picture = picture.mean(-1) - weighted_mean(weight, picture.mean(-1))
+        var_photo = weighted_mean(weight, grey_photo ** 2)
+        var_picture = weighted_mean(weight, grey_picture ** 2)
+        covariance = weighted_mean(weight, grey_photo * grey_picture)
+        correlation = covariance / np.sqrt(max(var_photo, 1.0) * max(var_picture, 1.0))
+        texture = min(1.0, np.sqrt(max(var_photo, var_picture)) / cells.TEXTURE)
+        assert scored.pattern[turn, cell] == pytest.approx(texture * (1 - correlation) / 2,
+                                                           abs=1e-6)

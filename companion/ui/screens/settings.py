@@ -29,6 +29,12 @@ def counted(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
+def backup_contents(backup: Backup) -> str:
+    """'4 files and 6 pictures': what the backup holds, every file counted once."""
+    files = counted(backup.files, "file")
+    return f"{files} and {counted(backup.pictures, 'picture')}" if backup.pictures else files
+
+
 def import_summary(file_name: str, result: ImportResult) -> str:
     return (f"Imported {file_name}: {counted(result.players_added, 'player')}, "
             f"{counted(result.nights_added, 'game night')} and "
@@ -80,7 +86,7 @@ def BackupList(services: Services, report: Callable[[str, bool], None]):
                         action("Cancel", lambda _: set_confirming(None))], wrap=True),
             ])
         return ft.Row([
-            ft.Text(f"{label} ({backup.files} files)", expand=True),
+            ft.Text(f"{label} ({backup_contents(backup)})", expand=True),
             action(f"Restore {label}", lambda _: set_confirming(backup.id)),
         ])
 

@@ -1,0 +1,201 @@
+"""Bench of the Plaza photo reader on photos from a second, independent renderer (issue 6).
+
+`python bench/vision_plaza_unseen.py [--photos 60] [--first-seed 0] [--size random|4000x3000]
+[--samples /tmp/p-unseen] [--show-errors]`. The photos come from
+tests/vision/render_plaza_unseen.py: decks, typefaces, surfaces and light the reader was never
+trained or tuned on. Prints the same figures as bench/vision_plaza.py (scored by its score()):
+per-card accuracy, whole-photo exact rate, unsure, wrong, missed and extra cards, the legality
+verdicts, decode + read time on one core (all photos, and the 12-megapixel ones alone); then
+the errors broken down by the conditions of each photo (typeface, artwork, surface, light,
+tilt, blur, size, ...), by the card (colour, number, turned, its height in pixels) and by kind
+of misreading. One photo in four is a hand; the Plazas alternate legal and illegal. With
+--samples, the first four photos and their annotated readings are saved there. Without the
+fonts (see MISSING_FONTS) it says so and exits cleanly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+# Imported first: it pins the maths libraries to one thread before numpy and OpenCV load.
+from bench.vision_plaza import score  # noqa: E402, I001
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from companion.games.plaza_cards import check_layout  # noqa: E402
+from tests.vision.render_plaza_unseen import (  # noqa: E402
+    MISSING_FONTS,
+    height_bucket,
+    height_px,
+    render_photo,
+    unseen_typefaces,
+)
+from vision.cards import annotate, read_hand, read_plaza  # noqa: E402
+from vision.photo import decode_photo  # noqa: E402
+
+OUTCOMES = ("right", "unsure", "wrong", "missed")
+
+
+def misreading(key: str) -> str:
+    """'wrong:6 Red->9 Red' -> the kind of mistake: colour, number, 6/9, or both."""
+    truth, seen = (part.split(" ", 1) for part in key.removeprefix("wrong:").split("->"))
+    colour_wrong, number_wrong = truth[1] != seen[1], truth[0] != seen[0]
+    if number_wrong and {truth[0], seen[0]} == {"6", "9"}:
+        return "6 and 9 swapped" + (" and colour wrong" if colour_wrong else "")
+    if colour_wrong and number_wrong:
+        return "colour and number wrong"
+    if colour_wrong:
+        return f"colour wrong ({truth[1]} read as {seen[1]})"
+    return f"number wrong ({truth[0]} read as {seen[0]})"
+
+
+def save_sample(folder: Path, seed: int, photo, reading) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"unseen-{seed}.jpg").write_bytes(photo.jpeg)
+    marked = annotate(decode_photo(photo.jpeg), reading)
+    scale = 1600 / max(marked.shape[:2])
+    cv2.imwrite(str(folder / f"unseen-{seed}-read.png"),
+                cv2.resize(marked, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA))
+
+
+def card_outcome(counts: Counter, placed) -> str:
+    """What the reader made of one true card, from score()'s per-card keys."""
+    name = str(placed.card)
+    if counts[f"missed:{name}"]:
+        return "missed"
+    if counts[f"unsure:{name}"]:
+        return "unsure"
+    if any(key.startswith(f"wrong:{name}->") for key in counts):
+        return "wrong"
+    return "right"
+
+
+def card_factors(placed, deck) -> dict[str, str]:
+    factors = {"colour": placed.card.colour.value, "number": f"{placed.card.number:>2}",
+               "turned": "turned 180" if placed.upside_down else "upright",
+               "its height": height_bucket(height_px(placed))}
+    if placed.card.number in (6, 9):
+        factors["6 or 9 marked by"] = deck.six_nine_mark
+    return factors
+
+
+def print_breakdown(title: str, table: dict[str, dict[str, Counter]]) -> None:
+    """Outcome shares per level of each factor; with photo counts when the table has them."""
+    photos = any(counts["photos"] for levels in table.values() for counts in levels.values())
+    print(f"\n{title}")
+    print(f"  {'condition':<34}{'photos':>7}{'cards':>7}{'right':>8}{'unsure':>8}{'wrong':>8}"
+          f"{'missed':>8}" + (f"{'extra':>7}{'exact':>8}" if photos else ""))
+    for factor, levels in table.items():
+        for level, counts in sorted(levels.items()):
+            cards = max(1, counts["cards"])
+            line = (f"  {factor + ': ' + level:<34}{counts['photos'] or '':>7}{counts['cards']:>7}"
+                    + "".join(f"{counts[outcome] / cards:>8.3f}" for outcome in OUTCOMES))
+            if photos:
+                line += (f"{counts['extra'] + counts['extra_unsure']:>7}"
+                         f"{counts['exact']:>5}/{counts['photos']}")
+            print(line)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--photos", type=int, default=60)
+    parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--size", default="random",
+                        help="'random' (phone sizes from 1 to 12 MP) or WIDTHxHEIGHT")
+    parser.add_argument("--samples", type=Path, default=None,
+                        help="save the first four photos and their readings in this folder")
+    parser.add_argument("--show-errors", action="store_true")
+    arguments = parser.parse_args()
+    if not unseen_typefaces():
+        print(f"skipped: {MISSING_FONTS}")
+        return
+    cv2.setNumThreads(1)
+    size = None if arguments.size == "random" else \
+        tuple(int(v) for v in arguments.size.split("x"))
+    totals: Counter = Counter()
+    plaza_totals: Counter = Counter()
+    mistakes: Counter = Counter()
+    by_condition: dict[str, dict[str, Counter]] = defaultdict(lambda: defaultdict(Counter))
+    by_card: dict[str, dict[str, Counter]] = defaultdict(lambda: defaultdict(Counter))
+    read_ms, decode_ms, cpu_ms, read_ms_12mp = [], [], [], []
+    for index in range(arguments.photos):
+        seed = arguments.first_seed + index
+        kind = "hand" if index % 4 == 3 else ("legal", "illegal")[index % 2]
+        photo = render_photo(seed, kind=kind, size=size)
+        started, cpu_started = time.perf_counter(), time.thread_time()
+        image = decode_photo(photo.jpeg)
+        decoded = time.perf_counter()
+        reading = read_hand(image) if kind == "hand" else read_plaza(image)
+        finished, cpu_finished = time.perf_counter(), time.thread_time()
+        decode_ms.append((decoded - started) * 1000)
+        read_ms.append((finished - started) * 1000)
+        cpu_ms.append((cpu_finished - cpu_started) * 1000)
+        if image.shape[0] * image.shape[1] >= 11e6:
+            read_ms_12mp.append(read_ms[-1])
+        counts = score(photo, reading)
+        totals += counts
+        counts["photos"] = 1
+        for factor, level in photo.conditions.items():
+            by_condition[factor][level] += counts
+        for placed in photo.cards:
+            outcome = Counter(cards=1, **{card_outcome(counts, placed): 1})
+            for factor, level in card_factors(placed, photo.deck).items():
+                by_card[factor][level] += outcome
+        mistakes.update({misreading(key): n for key, n in counts.items()
+                         if key.startswith("wrong:")})
+        if kind != "hand":
+            plaza_totals["photos"] += 1
+            truth = check_layout(placed.card for placed in photo.cards).legal
+            plaza_totals["warned"] += bool(reading.unsure)
+            plaza_totals["verdict right"] += reading.legal == truth
+            plaza_totals["verdict wrong"] += reading.legal != truth
+            plaza_totals["wrong unwarned"] += reading.legal != truth and not reading.unsure
+        if arguments.samples and index < 4:
+            save_sample(arguments.samples, seed, photo, reading)
+        if arguments.show_errors and not counts["exact"]:
+            details = {k: v for k, v in counts.items() if k.startswith("wrong:") or
+                       k in ("missed", "extra", "unsure", "extra_unsure") and v}
+            print(f"  seed {seed} {kind} {dict(photo.conditions)}: {details}", flush=True)
+    cards, photos = totals["cards"], arguments.photos
+    print(f"photos: {photos} (unseen renderer, seeds {arguments.first_seed}.."
+          f"{arguments.first_seed + photos - 1}, size {arguments.size}, "
+          f"{len(unseen_typefaces())} typefaces installed), cards: {cards}")
+    print(f"per-card accuracy (colour and number right): {totals['right'] / cards:.4f}")
+    print(f"whole-photo exact rate: {totals['exact'] / photos:.4f}")
+    print(f"unsure rate: {totals['unsure'] / cards:.4f}   wrong: {totals['wrong'] / cards:.4f}   "
+          f"missed: {totals['missed'] / cards:.4f}   extra cards: {totals['extra']}, "
+          f"extra unsure: {totals['extra_unsure']}")
+    print(f"plaza verdicts: {plaza_totals['verdict right']} right, "
+          f"{plaza_totals['verdict wrong']} wrong ({plaza_totals['wrong unwarned']} of them "
+          f"without an unreadable-cards warning), {plaza_totals['warned']} warned "
+          f"of {plaza_totals['photos']}")
+    print(f"time per photo, decode + read, one core: median {np.median(read_ms):.0f} ms, "
+          f"p95 {np.percentile(read_ms, 95):.0f} ms (decode alone: median "
+          f"{np.median(decode_ms):.0f} ms, ratio {np.median(read_ms) / np.median(decode_ms):.1f}x)")
+    if read_ms_12mp:
+        print(f"time per 12 MP photo ({len(read_ms_12mp)} of them): median "
+              f"{np.median(read_ms_12mp):.0f} ms, p95 {np.percentile(read_ms_12mp, 95):.0f} ms")
+    # Wall time suffers when other work shares the cores; the thread's own CPU time does not.
+    print(f"CPU time per photo, decode + read: median {np.median(cpu_ms):.0f} ms, "
+          f"p95 {np.percentile(cpu_ms, 95):.0f} ms (load average over the last minute at the "
+          f"end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    print(f"peak resident memory: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB"
+          " (renderer included)")
+    print("\nmisreadings by kind: " + (", ".join(f"{kind} {n}" for kind, n in
+                                                 mistakes.most_common()) or "none"))
+    print_breakdown("errors by the photo's conditions (shares of its cards; exact: whole photos)",
+                    by_condition)
+    print_breakdown("errors by the card itself (shares of those cards)", by_card)
+
+
+if __name__ == "__main__":
+    main()
