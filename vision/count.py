@@ -354,8 +354,8 @@ CLEARLY = 0.04
 CLEAR_RATIO = 0.7
 SAME = 0.01
 NOISE = 0.06  # distances below this are blur, noise and compression: they tell cells apart no more
-COUNT_SHIFTS = [(0.0, 0.0)] + [(x, y) for x in (-0.05, 0, 0.05) for y in (-0.05, 0, 0.05)
-                               if x or y]
+SHIFTS = np.float64([(0.0, 0.0)] + [(x, y) for x in (-0.05, 0, 0.05) for y in (-0.05, 0, 0.05)
+                                     if x or y])  # the grid places a cell only roughly
 LOCAL_LIGHT = 1.35  # a cell's light may differ from the photo's by this factor (shade, glare)
 LOCAL_TINT = 1.08  # and its tint by this much per channel
 CLEAR_OF_TABLE = 2  # mask pixels kept clear of the table in the comparison
@@ -409,12 +409,13 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
             # a piece whose colours are the table's is lost by the mask; its features in the
             # cell's core place it all the same (neighbours' tabs do not reach the core)
             lost = coverage[-1] < PRESENT and row * GRID + col in placed
-            scored.append([cells.scores(cells.body(
-                work, seen if lost else compared, found.factor,
-                centre + dx * x_side + dy * y_side, [(x_side, y_side)]), refs)
-                for dx, dy in COUNT_SHIFTS])
+            shifted = centre + SHIFTS @ np.stack([x_side, y_side])
+            # one Scores per cell, its entry k the cell shifted by SHIFTS[k]
+            scored.append(cells.scores(cells.bodies(
+                work, seen if lost else compared, found.factor, shifted, [(x_side, y_side)]),
+                refs))
     present = [share >= PRESENT or index in placed for index, share in enumerate(coverage)]
-    gains = _gains(np.array([(s[0].picture_mean[0, i] + 4) / (s[0].photo_mean[0] + 4)
+    gains = _gains(np.array([(s.picture_mean[0, i] + 4) / (s.photo_mean[0] + 4)
                              for i, s in enumerate(scored)]), present)
     fitness = LOOKS_LIKE * (GRID * GRID - sum(present))
     verdicts: list[str] = []  # "missing", "right" (clearly), "wrong", or "unsure"
@@ -426,8 +427,8 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
             verdicts.append("missing")
             continue
         gain = gains[index]
-        every = np.min([cells.distance(one, gain[None], np.zeros(len(refs.cells), int),
-                                       np.arange(len(refs.cells))) for one in score], axis=0)
+        every = cells.distance(score, gain, np.arange(len(SHIFTS))[:, None],
+                               np.arange(len(refs.cells))[None]).min(0)
         mine = float(every[index])
         fitness += min(mine, 2 * LOOKS_LIKE)
         others = float(np.delete(every, index).min())
