@@ -96,7 +96,8 @@ PICTURE_COLOUR = 0.03  # a ring colour covering this share of the picture may be
 LIKE_PICTURE = 30.0  # (weighted Lab) the picture's colours under the table's light and tint
 REACHES_MIDDLE = 0.2  # a ring colour reaching this share of the middle is a piece's
 LEAST_RING = 0.3  # a table is at least this share of the ring
-LIKENESS_GAIN = 0.02
+LIKENESS_SLACK = 0.03
+GROWS = 1.05
 
 
 def find_pieces_outside(work: np.ndarray, corners: np.ndarray) -> Pieces:
@@ -153,12 +154,14 @@ def find_pieces_on_ring(work: np.ndarray, picture: Picture) -> Pieces:
 
     best = segmented(keep) or segmented(np.ones(len(centres), bool))
     # A picture colour that reaches the ring beside the rectangle but not the middle: dropped
-    # when the pieces then make a more rectangle-like shape (one piece-coloured patch, convex).
+    # when the pieces then grow and stay as convex (the rest of the rectangle); a table colour
+    # dropped adds bands and specks of table around the rectangle, far from convex.
     for k in np.flatnonzero(suspect & keep):
         trial = keep.copy()
         trial[k] = False
         tried = segmented(trial)
-        if tried is not None and tried[0] > best[0] + LIKENESS_GAIN:
+        if tried is not None and tried[0] >= best[0] - LIKENESS_SLACK \
+                and tried[1].area >= GROWS * best[1].area:
             best, keep = tried, trial
     return best[1]
 
@@ -351,8 +354,8 @@ CLEARLY = 0.04
 CLEAR_RATIO = 0.7
 SAME = 0.01
 NOISE = 0.06  # distances below this are blur, noise and compression: they tell cells apart no more
-COUNT_SHIFTS = [(0.0, 0.0)] + [(x, y) for x in (-0.05, 0, 0.05) for y in (-0.05, 0, 0.05)
-                               if x or y]
+SHIFTS = np.float64([(0.0, 0.0)] + [(x, y) for x in (-0.05, 0, 0.05) for y in (-0.05, 0, 0.05)
+                                     if x or y])  # the grid places a cell only roughly
 LOCAL_LIGHT = 1.35  # a cell's light may differ from the photo's by this factor (shade, glare)
 LOCAL_TINT = 1.08  # and its tint by this much per channel
 CLEAR_OF_TABLE = 2  # mask pixels kept clear of the table in the comparison
@@ -384,8 +387,8 @@ def _cell_axes(corners: np.ndarray, row: int, col: int) -> tuple[np.ndarray, np.
 def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cells.Bank,
                 placed: set[int]) -> _Reading:
     """Read every cell with the picture laid on `corners` (work pixels). A cell is present
-    where the piece mask covers its middle; `placed` cells, when present, are right already
-    (feature matches placed them)."""
+    where the piece mask covers its middle or features place its piece (`placed`), which is
+    then right unless its content contradicts it."""
     refs = cells.turned(bank)
     # Beyond the photo's edge nothing is seen: sampling repeats the edge pixels there, so the
     # masks get a frame of zeros (the piece mask: not piece; `seen`: not seen).
@@ -403,13 +406,16 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
                                             middle).weight.mean()))
             coverage.append(float(cells.body(work, bare, found.factor, centre,
                                              middle).weight.mean()) / max(visible[-1], 1e-6))
-            scored.append([cells.scores(cells.body(
-                work, compared, found.factor, centre + dx * x_side + dy * y_side,
-                [(x_side, y_side)]), refs) for dx, dy in COUNT_SHIFTS])
-    # a piece's neighbours' tabs reach into a missing cell, and their features with them:
-    # feature placement does not say a piece is there
-    present = [share >= PRESENT for share in coverage]
-    gains = _gains(np.array([(s[0].picture_mean[0, i] + 4) / (s[0].photo_mean[0] + 4)
+            # a piece whose colours are the table's is lost by the mask; its features in the
+            # cell's core place it all the same (neighbours' tabs do not reach the core)
+            lost = coverage[-1] < PRESENT and row * GRID + col in placed
+            shifted = centre + SHIFTS @ np.stack([x_side, y_side])
+            # one Scores per cell, its entry k the cell shifted by SHIFTS[k]
+            scored.append(cells.scores(cells.bodies(
+                work, seen if lost else compared, found.factor, shifted, [(x_side, y_side)]),
+                refs))
+    present = [share >= PRESENT or index in placed for index, share in enumerate(coverage)]
+    gains = _gains(np.array([(s.picture_mean[0, i] + 4) / (s.photo_mean[0] + 4)
                              for i, s in enumerate(scored)]), present)
     fitness = LOOKS_LIKE * (GRID * GRID - sum(present))
     verdicts: list[str] = []  # "missing", "right" (clearly), "wrong", or "unsure"
@@ -421,8 +427,8 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
             verdicts.append("missing")
             continue
         gain = gains[index]
-        every = np.min([cells.distance(one, gain[None], np.zeros(len(refs.cells), int),
-                                       np.arange(len(refs.cells))) for one in score], axis=0)
+        every = cells.distance(score, gain, np.arange(len(SHIFTS))[:, None],
+                               np.arange(len(refs.cells))[None]).min(0)
         mine = float(every[index])
         fitness += min(mine, 2 * LOOKS_LIKE)
         others = float(np.delete(every, index).min())

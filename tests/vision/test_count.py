@@ -1,0 +1,151 @@
+"""Counting a player's rectangle (T6, vision.count): the table told from pieces when the
+rectangle runs off the photo's edge, the colour cast, flat cells decided by their seams, and
+whole counts on rendered table photos."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.vision import render_jigsaw as render
+from vision import count
+from vision.jigsaw import count_pieces
+from vision.photo import decode_photo
+from vision.pictures import Picture, make_picture
+from vision.pieces import Pieces
+
+FRAME = (640, 480)
+
+
+def _flat_rectangle_scene(table, left, right, angle, shift):
+    """A flat two-colour picture (like an illustration) laid as a 4:3 rectangle turned by
+    `angle` degrees near the middle of a plain table; the photo, the picture, the rectangle's
+    corners and the true piece mask."""
+    picture = np.zeros((300, 400, 3), np.uint8)
+    picture[:, :200], picture[:, 200:] = left, right
+    source = np.float32([[0, 0], [400, 0], [400, 300], [0, 300]])
+    turn = cv2.getRotationMatrix2D((200, 150), angle, 1.1)
+    turn[:, 2] += np.array(FRAME) / 2 - (200, 150) + shift
+    corners = cv2.transform(source[None], turn)[0]
+    photo = np.full((FRAME[1], FRAME[0], 3), table, np.uint8)
+    drawn = cv2.warpAffine(picture, turn, FRAME)
+    truth = cv2.warpAffine(np.ones((300, 400), np.uint8), turn, FRAME, flags=cv2.INTER_NEAREST)
+    photo[truth > 0] = drawn[truth > 0]
+    noise = np.random.default_rng(1).normal(0, 3, photo.shape)
+    photo = np.clip(photo + noise, 0, 255).astype(np.uint8)
+    empty = np.zeros((0, 2), np.float32)
+    return photo, Picture("flat", picture, empty, np.zeros((0, 128), np.float32)), corners, truth
+
+
+def _overlap(found: Pieces, truth: np.ndarray) -> float:
+    scaled = cv2.resize(truth, found.mask.shape[::-1], interpolation=cv2.INTER_NEAREST)
+    return float((found.mask & scaled).sum() / max((found.mask | scaled).sum(), 1))
+
+
+def _ring_share(truth: np.ndarray) -> float:
+    ring = max(3, min(truth.shape) // 25)
+    edges = [truth[:ring], truth[-ring:], truth[:, :ring], truth[:, -ring:]]
+    return float(np.concatenate([e.ravel() for e in edges]).mean())
+
+
+@pytest.mark.parametrize(("table", "left", "right", "angle", "shift"), [
+    ((203, 157, 130), (78, 86, 28), (36, 23, 57), 82, (13, 18)),
+    ((134, 97, 165), (143, 74, 89), (175, 148, 128), 35, (47, -22)),
+    ((92, 174, 154), (30, 38, 101), (199, 106, 190), 22, (45, -35)),
+    ((178, 181, 173), (219, 221, 59), (44, 48, 177), 83, (56, -39)),
+    ((99, 37, 139), (69, 148, 25), (203, 224, 51), 37, (49, -37)),
+])
+def test_t6_a_flat_rectangle_running_off_the_photo_is_told_from_the_table(table, left, right,
+                                                                         angle, shift):
+    # The ring along the photo's border shows the rectangle's own colours where it runs off the
+    # edge; taken for table, they turned every piece into table and nothing was counted. (Each
+    # case's second colour reaches the ring but not the photo's middle.)
+    photo, picture, corners, truth = _flat_rectangle_scene(table, left, right, angle,
+                                                           np.array(shift))
+    assert 0.05 < _ring_share(truth) < 0.5  # it does run off the photo; the table shows too
+    assert _overlap(count.find_pieces_on_ring(photo, picture), truth) > 0.9
+    assert _overlap(count.find_pieces_outside(photo, corners), truth) > 0.9
+
+
+@settings(max_examples=30, deadline=None)
+@given(cast=st.tuples(*[st.floats(0.5, 2.0)] * 3),
+       local=st.lists(st.tuples(*[st.floats(0.5, 2.0)] * 3), min_size=16, max_size=16))
+def test_the_photo_colour_cast_is_free_and_each_cell_differs_only_by_light(cast, local):
+    ratios = np.array(cast) * np.array(local)
+    gains = count._gains(ratios, [True] * 16)
+    median = np.exp(np.median(np.log(ratios), axis=0))
+    bound = count.LOCAL_LIGHT * count.LOCAL_TINT * (1 + 1e-9)
+    assert np.all(gains / median <= bound) and np.all(median / gains <= bound)
+
+
+def test_a_strong_colour_cast_on_every_cell_is_matched_exactly():
+    ratios = np.tile([0.6, 1.0, 1.9], (16, 1))  # far beyond what one cell's tint may be
+    assert np.allclose(count._gains(ratios, [True] * 16), ratios)
+
+
+# ---------------------------------------------------------------- flat cells: the seams decide
+
+CELL = 100
+
+
+def _grid_pieces(holes: list[tuple[int, int]]) -> tuple[Pieces, np.ndarray]:
+    """A 4 × 4 rectangle of 100-pixel cells all piece, but for table showing in the middle of
+    the seam between each pair of cells in `holes` (a tab that does not interlock)."""
+    bare = np.zeros((GRID_SIDE, GRID_SIDE), np.uint8)
+    bare[20:420, 20:420] = 1
+    for first, second in holes:
+        (r0, c0), (r1, c1) = divmod(first, 4), divmod(second, 4)
+        x, y = 20 + (c0 + c1 + 1) * CELL // 2, 20 + (r0 + r1 + 1) * CELL // 2
+        cv2.circle(bare, (x, y), 12, 0, -1)
+    corners = np.float64([[20, 20], [420, 20], [420, 420], [20, 420]])
+    return Pieces(bare, bare, 1.0, 0.0), corners
+
+
+GRID_SIDE = 440
+
+
+def test_t6_a_flat_piece_interlocking_with_a_right_neighbour_is_right():
+    found, corners = _grid_pieces([])
+    verdicts = ["unsure"] * 16
+    verdicts[0] = "right"
+    assert count._by_seams(found, corners, 1, verdicts) == "right"
+
+
+def test_t6_a_flat_piece_whose_seam_with_a_right_neighbour_is_open_is_wrong():
+    # a flat piece looks the same turned: only its tabs, not interlocking, tell
+    found, corners = _grid_pieces([(0, 1)])
+    verdicts = ["unsure"] * 16
+    verdicts[0] = "right"
+    assert count._by_seams(found, corners, 1, verdicts) == "wrong"
+
+
+def test_t6_a_seam_open_only_towards_a_wrong_neighbour_says_nothing_against_the_piece():
+    found, corners = _grid_pieces([(1, 2)])
+    verdicts = ["unsure"] * 16
+    verdicts[0], verdicts[2] = "right", "wrong"
+    assert count._by_seams(found, corners, 1, verdicts) == "right"
+
+
+def test_t6_a_flat_piece_with_no_neighbour_to_interlock_with_is_not_counted_right():
+    # nothing shows it the right way up: counting it right could undercharge the player
+    found, corners = _grid_pieces([])
+    verdicts = ["wrong"] * 16
+    verdicts[5] = "unsure"
+    assert count._by_seams(found, corners, 5, verdicts) == "wrong"
+
+
+# ---------------------------------------------------------------- rendered table photos
+
+TEXTURED = ("astronaut", "coffee", "chelsea")
+SMOOTH = ("illustration-1", "illustration-2", "moon")
+
+
+@pytest.mark.parametrize(("names", "seed"), [(TEXTURED, 4), (TEXTURED, 6), (SMOOTH, 0)])
+def test_t6_rendered_rectangles_are_counted_exactly_cell_by_cell(names, seed):
+    photo = render.count_photo(names, ("plain", "wood"), seed, (1200, 900), 1.0)
+    picture = make_picture(photo.picture, render.picture(photo.picture))
+    counted = count_pieces(decode_photo(photo.jpeg), picture)
+    assert tuple(state for row in counted.cells for state in row) == photo.cells
