@@ -3,9 +3,9 @@
     .venv/bin/python bench/tableau_photo_app.py [--photos 4] [--size 4000x3000]
 
 Per rendered photo (tests/vision/render_jigsaw.py), on one core:
-- baseline: decode_photo (no larger than the checks' work size, as the app decodes) +
-  check_fit / count_pieces against a picture already in memory (what bench/vision_tableau.py
-  times);
+- baseline: decode_photo (as the app decodes: no larger than the work size for a fit, whole
+  for a count) + check_fit / count_pieces against a picture already in memory (what
+  bench/vision_tableau.py times);
 - app: check_call_photo / count_from_photo from companion/ui/tableau_photo.py, which also loads
   the stored picture from its npz bytes, annotates the photo and encodes the PNG the screen shows.
 Also: making a picture from an imported file (the Picture sets screen) and its stored size.
@@ -36,7 +36,12 @@ from companion.ui.tableau_photo import (  # noqa: E402
     picture_from_file,
 )
 from tests.vision import render_jigsaw as render  # noqa: E402
-from vision.jigsaw import WORK_LONG_SIDE, check_fit, count_pieces  # noqa: E402
+from vision.jigsaw import (  # noqa: E402
+    COUNT_DECODE_SIDE,
+    FIT_DECODE_SIDE,
+    check_fit,
+    count_pieces,
+)
 from vision.photo import decode_photo  # noqa: E402
 from vision.pictures import make_picture, picture_from_bytes, picture_to_bytes  # noqa: E402
 
@@ -44,8 +49,12 @@ cv2.setNumThreads(1)
 NAMES = ("astronaut", "coffee", "chelsea")
 
 
-def decoded(jpeg: bytes):
-    return decode_photo(jpeg, WORK_LONG_SIDE)
+def fit_decoded(jpeg: bytes):
+    return decode_photo(jpeg, FIT_DECODE_SIDE)
+
+
+def count_decoded(jpeg: bytes):
+    return decode_photo(jpeg, COUNT_DECODE_SIDE)
 
 
 def seconds(function, *arguments) -> float:
@@ -75,10 +84,10 @@ def main() -> None:
     for seed in range(arguments.photos):
         fit = render.fit_photo(NAMES, ("plain", "wood"), "fit", seed, size)
         count = render.count_photo(NAMES, ("plain", "wood"), seed, size)
-        rows["fit"][0].append(seconds(lambda p=fit: check_fit(decoded(p.jpeg),
+        rows["fit"][0].append(seconds(lambda p=fit: check_fit(fit_decoded(p.jpeg),
                                                               in_memory[p.picture])))
         rows["fit"][1].append(seconds(check_call_photo, fit.jpeg, stored[fit.picture]))
-        rows["count"][0].append(seconds(lambda p=count: count_pieces(decoded(p.jpeg),
+        rows["count"][0].append(seconds(lambda p=count: count_pieces(count_decoded(p.jpeg),
                                                                      in_memory[p.picture])))
         rows["count"][1].append(seconds(count_from_photo, count.jpeg, stored[count.picture]))
 

@@ -5,10 +5,11 @@
 
 Renders (tests/vision/render_jigsaw.py) two-piece photos for every fit case and 4 × 4
 rectangles with 0-16 wrong or missing pieces, encodes them as JPEG, and times decode_photo +
-check_fit / count_pieces on one core, exactly as the app and the CLI run them (the JPEG decoded
-no larger than the checks' work size). The picture each check is made against is itself made
-the way a user would: a rendered box-cover photo, rectified from four marked corners. The
-held-out set uses pictures and surfaces the reader was not tuned on, and other seeds.
+check_fit / count_pieces on one core, exactly as the app and the CLI run them (decoded at
+vision.jigsaw.FIT_DECODE_SIDE / COUNT_DECODE_SIDE). The picture each check is made against is
+itself made the way a user would: a rendered box-cover photo, rectified from four marked
+corners. The held-out set uses pictures and surfaces the reader was not tuned on, and other
+seeds.
 Prints rates with their counts, per-case results, median and p90 time, and peak memory: traced
 (tracemalloc) on a few photos after the timed run, since tracing slows every allocation, and the
 process's peak resident size. --profile adds where the CPU time went (cProfile, CPU clock).
@@ -37,7 +38,12 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.vision import render_jigsaw as render  # noqa: E402
-from vision.jigsaw import WORK_LONG_SIDE, check_fit, count_pieces  # noqa: E402
+from vision.jigsaw import (  # noqa: E402
+    COUNT_DECODE_SIDE,
+    FIT_DECODE_SIDE,
+    check_fit,
+    count_pieces,
+)
 from vision.photo import decode_photo  # noqa: E402
 from vision.pictures import Picture, picture_from_cover  # noqa: E402
 
@@ -59,11 +65,11 @@ MEMORY_PHOTOS = 3  # photos of each kind run again under tracemalloc for the pea
 
 def checked_fit(jpeg: bytes, picture: Picture):
     """What a user's photo goes through: decode (no larger than needed), then check."""
-    return check_fit(decode_photo(jpeg, WORK_LONG_SIDE), picture)
+    return check_fit(decode_photo(jpeg, FIT_DECODE_SIDE), picture)
 
 
 def counted(jpeg: bytes, picture: Picture):
-    return count_pieces(decode_photo(jpeg, WORK_LONG_SIDE), picture)
+    return count_pieces(decode_photo(jpeg, COUNT_DECODE_SIDE), picture)
 
 
 class Clock:

@@ -52,6 +52,7 @@ CARD_ASPECT = 88 / 63  # height / width of a Plaza card
 MODEL_PATH = Path(__file__).parent / "data" / "cards" / "numerals.npz"
 GLYPH = 24  # side of the square a numeral is resampled into for the classifier
 LOOSE_TINT = 0.6  # _paper_mask's tint on the second look, for off-white lit cards
+SMALLEST_NUMERAL = 0.5  # a card's numeral is at least this share of its neighbours' height
 DECK_INK = 0.9  # a colour confidence from which a card's ink measures the deck's ink
 INK_CLEAR = 0.1  # an unsure reading whose ink colour confidence is lower is table, not card
 INK = 0.38  # darker than this share of the paper white, in some channel, is ink
@@ -233,9 +234,9 @@ def _read_cards(image: np.ndarray, on_plaza: bool
 
 def _alike_in_size(found: list[_Reading]) -> list[_Reading]:
     """One pack prints its numerals at one size (two digits squeezed a little at most): a reading
-    whose numeral is far smaller or larger than its nearest sure neighbours' is a pattern of the
-    table or a picture, not a card. Neighbours, not the whole photo: a tilted camera makes the
-    far cards smaller."""
+    whose numeral is far smaller than its nearest sure neighbours' is a pattern of the table or a
+    picture, not a card. Neighbours, not the whole photo: a tilted camera makes the far cards
+    smaller. Not larger: a numeral's box can take in a bar or a stripe of artwork."""
     sure = [r for r in found if isinstance(r.item, SeenCard)]
     if len(sure) < 3:
         return found
@@ -246,7 +247,7 @@ def _alike_in_size(found: list[_Reading]) -> list[_Reading]:
         distances = np.linalg.norm(centres - reading.frame.mean(axis=0), axis=1)
         others = [i for i in np.argsort(distances) if sure[i] is not reading][:3]
         ratio = reading.glyph / max(float(np.median(glyphs[others])), 1e-6)
-        if 0.55 <= ratio <= 1.8:
+        if ratio >= SMALLEST_NUMERAL:
             kept.append(reading)
     return kept
 

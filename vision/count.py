@@ -342,14 +342,21 @@ def _plausible_turn(corners: np.ndarray, bank: cells.Bank) -> bool:
 
 # A cell is missing when less than PRESENT of its middle is piece. It is right when its own
 # cell (under the rectangle's turn) is within LOOKS_LIKE and every other cell/turn is at least
-# CLEARLY further; or, when its own is within SAME of the best or within NOISE (the content
-# cannot tell), when its seams are closed.
+# CLEARLY further and 1 / CLEAR_RATIO times as far; or, when the content cannot tell (its own
+# within NOISE, or within MATCHES and as near as the best other up to SAME), when its seams
+# are closed. Otherwise it is wrong.
 PRESENT = 0.5
+MATCHES = 0.15
 CLEARLY = 0.04
+CLEAR_RATIO = 0.7
 SAME = 0.01
 NOISE = 0.06  # distances below this are blur, noise and compression: they tell cells apart no more
 COUNT_SHIFTS = [(0.0, 0.0)] + [(x, y) for x in (-0.05, 0, 0.05) for y in (-0.05, 0, 0.05)
                                if x or y]
+LOCAL_LIGHT = 1.35  # a cell's light may differ from the photo's by this factor (shade, glare)
+LOCAL_TINT = 1.08  # and its tint by this much per channel
+CLEAR_OF_TABLE = 2  # mask pixels kept clear of the table in the comparison
+SEEN = 0.3  # a cell whose middle is less than this share inside the photo is not read
 HOLE = 0.02  # a seam with more than this share of table in its band is open
 
 
@@ -380,38 +387,50 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
     where the piece mask covers its middle; `placed` cells, when present, are right already
     (feature matches placed them)."""
     refs = cells.turned(bank)
-    coverage, scored = [], []
+    # Beyond the photo's edge nothing is seen: sampling repeats the edge pixels there, so the
+    # masks get a frame of zeros (the piece mask: not piece; `seen`: not seen).
+    seen = np.pad(np.ones(np.subtract(found.bare.shape, 2), np.uint8), 1)
+    bare = found.bare * seen
+    # the piece mask's holes are a little small (blur, the cut's shadow): the comparison keeps
+    # clear of their rims, where table colour would weigh as a large colour error
+    compared = cv2.erode(bare, np.ones((3, 3), np.uint8), iterations=CLEAR_OF_TABLE)
+    coverage, visible, scored = [], [], []
     for row in range(GRID):
         for col in range(GRID):
             centre, x_side, y_side = _cell_axes(corners, row, col)
-            middle = cells.body(work, found.bare, found.factor, centre,
-                                [(x_side * 0.5, y_side * 0.5)])
-            coverage.append(float(middle.weight.mean()))
+            middle = [(x_side * 0.5, y_side * 0.5)]
+            visible.append(float(cells.body(work, seen, found.factor, centre,
+                                            middle).weight.mean()))
+            coverage.append(float(cells.body(work, bare, found.factor, centre,
+                                             middle).weight.mean()) / max(visible[-1], 1e-6))
             scored.append([cells.scores(cells.body(
-                work, found.bare, found.factor, centre + dx * x_side + dy * y_side,
+                work, compared, found.factor, centre + dx * x_side + dy * y_side,
                 [(x_side, y_side)]), refs) for dx, dy in COUNT_SHIFTS])
     # a piece's neighbours' tabs reach into a missing cell, and their features with them:
     # feature placement does not say a piece is there
     present = [share >= PRESENT for share in coverage]
-    own_gain = np.array([cells.light(s[0].photo_mean[0], s[0].picture_mean[0, i])
-                         for i, s in enumerate(scored)])
-    level = np.median(own_gain[present], axis=0) if any(present) else np.ones(3)
+    gains = _gains(np.array([(s[0].picture_mean[0, i] + 4) / (s[0].photo_mean[0] + 4)
+                             for i, s in enumerate(scored)]), present)
     fitness = LOOKS_LIKE * (GRID * GRID - sum(present))
     verdicts: list[str] = []  # "missing", "right" (clearly), "wrong", or "unsure"
     for index, score in enumerate(scored):
+        if visible[index] < SEEN:
+            verdicts.append("wrong")  # out of the photo: it cannot be counted right
+            continue
         if not present[index]:
             verdicts.append("missing")
             continue
-        gain = np.clip(own_gain[index], level / 1.3, level * 1.3)
+        gain = gains[index]
         every = np.min([cells.distance(one, gain[None], np.zeros(len(refs.cells), int),
                                        np.arange(len(refs.cells))) for one in score], axis=0)
         mine = float(every[index])
         fitness += min(mine, 2 * LOOKS_LIKE)
         others = float(np.delete(every, index).min())
-        if mine <= LOOKS_LIKE and (index in placed or mine + CLEARLY < others):
+        if mine <= LOOKS_LIKE and (index in placed or (
+                mine + CLEARLY < others and mine < CLEAR_RATIO * others)):
             verdicts.append("right")
-        elif mine > LOOKS_LIKE or (mine > NOISE and mine > others + SAME):
-            verdicts.append("wrong")  # unlike its own cell, or something else explains it better
+        elif not (mine <= NOISE or (mine <= MATCHES and abs(mine - others) <= SAME)):
+            verdicts.append("wrong")  # unlike its own cell, or not clearly its own
         else:
             verdicts.append("unsure")  # flat content looks the same turned or moved
     states = [_by_seams(found, corners, index, verdicts) if verdict == "unsure" else verdict
@@ -436,6 +455,19 @@ def _by_seams(found: Pieces, corners: np.ndarray, index: int,
             return "wrong"
         joined |= closed
     return "right" if joined else "wrong"
+
+
+def _gains(ratios: np.ndarray, present: list[bool]) -> np.ndarray:
+    """Per-channel gains taking each cell's photo colours to the picture's: the photo's colour
+    cast, however strong (the camera's white balance and the cover photo's both count), as the
+    median over present cells of the ratio that matches a cell to its own cell; and each cell
+    free to differ from it by uneven light (brightness) and a little tint."""
+    logs = np.log(ratios)
+    cast = np.median(logs[present], axis=0) if any(present) else np.zeros(3)
+    local = logs - cast
+    level = np.clip(local.mean(1, keepdims=True), -np.log(LOCAL_LIGHT), np.log(LOCAL_LIGHT))
+    tint = np.clip(local - level, -np.log(LOCAL_TINT), np.log(LOCAL_TINT))
+    return np.exp(cast + level + tint)
 
 
 def _seam_closed(found: Pieces, corners: np.ndarray, cell: tuple[int, int],

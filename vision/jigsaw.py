@@ -14,8 +14,9 @@ How it works, and why:
 - When the outlines are not joined, SIFT features name the reason: matches are grouped by the
   picture cell they fall in and each cell gets its own RANSAC similarity (one transform per
   piece: a single transform can bend to cover two offset pieces), confirmed densely; features
-  are found on a CLAHE-equalised grey image (vision.pictures.feature_grey). A SIFT "fit" the
-  outlines do not confirm is "unsure".
+  are found on a CLAHE-equalised grey image (vision.pictures.feature_grey), only on and around
+  the pieces' outlines (the table's texture gave most keypoints and most of the time). A SIFT
+  "fit" the outlines do not confirm is "unsure".
 - Without a picture, the outlines' interlock and the continuity of colour across the seam are
   judged, and the verdict says it is weaker.
 - Counting (T6): the rectangle's grid from the SIFT homography, snapped to the rectangle's
@@ -41,6 +42,12 @@ from vision.pieces import Pair, Pieces, find_pieces, read_pair
 
 GRID = 4
 WORK_LONG_SIDE = 1024  # the photo is searched at this size (SIFT on 12 MP takes seconds)
+# The long side a photo is decoded no smaller than (vision.photo.decode_photo; None: whole). A fit
+# check needs only the work size (a 12 MP JPEG decoded at half size: the same held-out fit
+# results); a count is decoded whole for now: at half size its held-out exact counts went
+# 9/20 -> 8/20 and one more wrong piece was counted right.
+FIT_DECODE_SIDE: int | None = WORK_LONG_SIDE
+COUNT_DECODE_SIDE: int | None = None
 COMPARE_CELL = 48  # pixels per cell side when comparing densely
 BLOCKS = 8  # blocks per cell side in the dense comparison
 MIN_INLIERS = 8

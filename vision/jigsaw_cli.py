@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from vision.cli import run_photos
-from vision.jigsaw import WORK_LONG_SIDE, check_fit, count_pieces
+from vision.jigsaw import COUNT_DECODE_SIDE, FIT_DECODE_SIDE, check_fit, count_pieces
 from vision.photo import UnreadablePhoto
 from vision.pictures import Picture, load_picture
 
@@ -50,7 +50,7 @@ def _run_fit(arguments: argparse.Namespace) -> int:
         return 2
     return run_photos(arguments.photos, lambda photo: _fit_fields(photo, picture),
                       lambda r: f"{r['reason']} ({r['confidence']:.0%})", arguments.json,
-                      WORK_LONG_SIDE)
+                      FIT_DECODE_SIDE)
 
 
 def _run_count(arguments: argparse.Namespace) -> int:
@@ -59,4 +59,4 @@ def _run_count(arguments: argparse.Namespace) -> int:
         return 2
     return run_photos(arguments.photos, lambda photo: _count_fields(photo, picture),
                       lambda r: f"right {r['right']}, wrong {r['wrong']}, missing {r['missing']}",
-                      arguments.json, WORK_LONG_SIDE)
+                      arguments.json, COUNT_DECODE_SIDE)

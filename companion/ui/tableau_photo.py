@@ -20,7 +20,14 @@ from companion.core.types import PlayerId
 from companion.games.tableau import PhotoCheck, TitleCard
 from companion.ui.photo_tool import shown_png
 from storage.pictures import StoredSet
-from vision.jigsaw import WORK_LONG_SIDE, annotate_count, annotate_fit, check_fit, count_pieces
+from vision.jigsaw import (
+    COUNT_DECODE_SIDE,
+    FIT_DECODE_SIDE,
+    annotate_count,
+    annotate_fit,
+    check_fit,
+    count_pieces,
+)
 from vision.photo import UnreadablePhoto, decode_photo
 from vision.pictures import (
     Picture,
@@ -150,7 +157,7 @@ def verdict_words(photo: PhotoCheck) -> str:
 def check_call_photo(data: bytes, picture: bytes | None) -> FitCheck:
     """T4 from a photo of the two pieces, against the caller's stored picture (None: none was
     recorded, a weaker check). UnreadablePhoto (for the player) for a photo it cannot read."""
-    photo = decode_photo(data, WORK_LONG_SIDE)  # the checks work at this size: decode no larger
+    photo = decode_photo(data, FIT_DECODE_SIDE)
     verdict = check_fit(photo, _stored(picture) if picture is not None else None)
     return FitCheck(PhotoCheck(verdict.fit, verdict.reason, float(verdict.confidence)),
                     weaker=picture is None or verdict.weaker,
@@ -190,7 +197,7 @@ class CountCheck:
 
 def count_from_photo(data: bytes, picture: bytes) -> CountCheck:
     """T6 from a photo of a player's whole rectangle, against his stored picture."""
-    photo = decode_photo(data, WORK_LONG_SIDE)
+    photo = decode_photo(data, COUNT_DECODE_SIDE)
     count = count_pieces(photo, _stored(picture))
     return CountCheck(count.right, count.wrong, count.missing, count.sure,
                       shown_png(annotate_count(photo, count), SHOWN_SIDE))

@@ -504,10 +504,14 @@ def _photo_surface(rng: np.random.Generator, kind: str, shape: tuple[int, int], 
     # Mirrored tiles meet without a seam.
     texture = np.concatenate([texture, texture[:, ::-1]], axis=1)
     texture = np.concatenate([texture, texture[::-1]], axis=0)
-    scale = rng.uniform(300, 700) * mm / (max(grey.shape) * 1.0)
-    tile = cv2.resize(texture, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
-    reps = (shape[0] // tile.shape[0] + 1, shape[1] // tile.shape[1] + 1, 1)
-    return np.tile(tile, reps)[:shape[0], :shape[1]]
+    scale = rng.uniform(300, 700) * mm / max(grey.shape)  # table pixels per texture pixel
+    # Tiled at the texture's own size, then resized once: memory stays that of the table.
+    need = (math.ceil(shape[0] / scale) + 1, math.ceil(shape[1] / scale) + 1)
+    reps = (need[0] // texture.shape[0] + 1, need[1] // texture.shape[1] + 1, 1)
+    source = np.tile(texture, reps)[:need[0], :need[1]]
+    table = cv2.resize(source, (round(need[1] * scale), round(need[0] * scale)),
+                       interpolation=cv2.INTER_LINEAR)
+    return table[:shape[0], :shape[1]]
 
 
 def _smooth_noise(rng: np.random.Generator, shape: tuple[int, int],

@@ -361,11 +361,12 @@ def test_the_decks_inks_only_ever_confirm(rgb, others):
         assert after.colour_confidence >= before.colour_confidence
 
 
-def test_a_numeral_far_smaller_or_larger_than_its_neighbours_is_no_card():
+def test_a_numeral_far_smaller_than_its_neighbours_is_no_card():
+    # A squeezed two-digit number and a numeral whose box took in a stripe of artwork are cards.
     row = [inked((0.8, 0.12, 0.14), column, glyph=40.0) for column in range(4)]
-    small, squeezed, large = (inked((0.8, 0.12, 0.14), 5, glyph=g) for g in (12.0, 30.0, 90.0))
-    kept = _alike_in_size(row + [small, squeezed, large])
-    assert [r.glyph for r in kept] == [40.0] * 4 + [30.0]
+    small, squeezed, striped = (inked((0.8, 0.12, 0.14), 5, glyph=g) for g in (12.0, 30.0, 90.0))
+    kept = _alike_in_size(row + [small, squeezed, striped])
+    assert [r.glyph for r in kept] == [40.0] * 4 + [30.0, 90.0]
 
 
 def test_numerals_shrinking_across_a_tilted_photo_are_all_kept():

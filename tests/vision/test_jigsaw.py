@@ -7,9 +7,11 @@ import numpy as np
 import pytest
 
 from tests.vision import render_jigsaw as render
+from vision import jigsaw
 from vision.jigsaw import annotate_count, annotate_fit, check_fit, count_pieces
 from vision.photo import decode_photo
 from vision.pictures import make_picture
+from vision.pieces import find_pieces
 
 TEXTURED = ("astronaut", "coffee", "chelsea")
 SURFACES = ("plain", "wood")
@@ -58,6 +60,22 @@ def test_t4_a_wrong_neighbour_is_named_as_such(pictures):
 def test_t4_a_gap_between_the_pieces_is_not_a_full_side(pictures):
     _, verdict = fit_verdict(pictures, "gap", 0)
     assert (verdict.fit, verdict.reason) == (False, "not-full-side")
+
+
+def test_features_are_looked_for_only_on_and_around_the_pieces():
+    photo = render.fit_photo(TEXTURED, ("wood",), "gap", 0, SIZE, 1.0)
+    work, _ = jigsaw._to_work(decode_photo(photo.jpeg))
+    found = find_pieces(work)
+    near, _ = jigsaw._features(work, found)
+    everywhere, _ = jigsaw._features(work, None)
+    reach = cv2.resize(found.mask, (work.shape[1], work.shape[0]),
+                       interpolation=cv2.INTER_NEAREST)
+    side = 2 * jigsaw.FEATURE_REACH + 3  # one pixel more each way: keypoints are subpixel
+    reach = cv2.dilate(reach, np.ones((side, side), np.uint8))
+    columns, rows = np.int32(np.round(near)).T
+    assert len(near) >= 50
+    assert reach[rows, columns].all()
+    assert len(everywhere) > len(near)  # the wood grain has features of its own
 
 
 def test_a_table_with_no_pieces_is_unsure_not_a_verdict(pictures):
