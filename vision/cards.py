@@ -513,18 +513,20 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
         pad = max(2, h // 4)
         return paper_share(x - pad, y - pad, x + w + pad, y + h + pad) >= 0.6
 
-    blobs, dots = [], []
+    blobs, dots, cut = [], [], []
     for label in range(1, count):
         x, y, w, h, area = (int(v) for v in stats[label])
         flat = w >= 2.5 * h and h >= 2 and w >= 9  # perhaps the bar under a 6 or a 9
         dot = _dot_like(w, h, area)  # perhaps the dot of a "6." or a "9."
-        if (h < 9 and not flat and not dot) or x <= 1 or y <= 1 or x + w >= width - 1 \
-                or y + h >= height - 1:
+        if h < 9 and not flat and not dot or area < 0.08 * w * h:  # specks; a frame
             continue
-        if area < 0.08 * w * h or not on_paper(x, y, w, h):  # a frame; the table
+        if x <= 1 or y <= 1 or x + w >= width - 1 or y + h >= height - 1:
+            cut.append((x, y, w, h, label))  # unreadable, but perhaps a digit of a number
+            continue
+        if not on_paper(x, y, w, h):  # the table
             continue
         (blobs if h >= 9 or flat else dots).append((x, y, w, h, label))
-    groups = _group_digits(blobs, dots)
+    groups = _group_digits(blobs, dots, cut)
     if not groups:
         return [], labels, 0.0
     probabilities = classify(np.stack([features(ink, box) for box, _, _, _ in groups]))
@@ -644,15 +646,15 @@ def _index_loop(ink: np.ndarray, ink_mask: np.ndarray, numeral: _Numeral,
 Blob = tuple[int, int, int, int, int]  # x, y, w, h, label of an ink component
 
 
-def _group_digits(blobs: list[Blob], dots: list[Blob]
+def _group_digits(blobs: list[Blob], dots: list[Blob], cut: list[Blob]
                   ) -> list[tuple[tuple[float, float, float, float], tuple[int, ...], int, bool]]:
     """Join two digits side by side (10, 11, 12) and a flat bar just under or over a digit (the
     mark of 6 and 9). Returns (box, labels, bar, crowded) per group; bar is 1 for a bar under
     the digits (or a dot after a lone digit, at its foot: "6."), -1 for one over them (or a dot
     before it, at its head: "6." turned), 0 for none; a lone digit is crowded when a lone blob that
     could be its other digit lies near it (then it is no sure reading: a 12 read as 2 would flip
-    a Plaza's verdict). Digits of next cards lie further apart: a card is wider than its
-    numeral's height."""
+    a Plaza's verdict), or one that the frame's edge `cut` (12 turned, its 1 beyond the frame).
+    Digits of next cards lie further apart: a card is wider than its numeral's height."""
     digits = [b for b in blobs if b[3] >= 0.6 * b[2] or b[3] >= 14]
     bars = [b for b in blobs if b not in digits]
     # The closest fitting pairs first: a frame's edge or a picture beside a numeral can pass for a
@@ -672,7 +674,7 @@ def _group_digits(blobs: list[Blob], dots: list[Blob]
         group = [digit] if i not in partner else [digit, digits[partner[i]]]
         crowded = i not in partner and any(
             _pair_misfit(*sorted((digit, other), key=lambda b: b[0] + b[2] / 2), loose=True) < 1
-            for j, other in enumerate(digits) if j != i and j not in partner)
+            for other in [d for j, d in enumerate(digits) if j != i and j not in partner] + cut)
         x0, y0, w, h = _union(group)
         side = 0
         for bar in bars:
