@@ -677,6 +677,7 @@ def _group_digits(blobs: list[Blob], dots: list[Blob], cut: list[Blob]
             for other in [d for j, d in enumerate(digits) if j != i and j not in partner] + cut)
         x0, y0, w, h = _union(group)
         side = 0
+        marks = []
         for bar in bars:
             bx, by, bw, bh, _ = bar
             centred = x0 - 0.2 * h < bx + bw / 2 < x0 + w + 0.2 * h and bw > 1.5 * bh
@@ -684,8 +685,12 @@ def _group_digits(blobs: list[Blob], dots: list[Blob], cut: list[Blob]
             # The mark underlines the digit: a flat shape wider than it (a stripe of artwork, a
             # frame) would set the 6/9 way up wrongly.
             if centred and near and bw < 1.1 * w + 4:
-                group.append(bar)
-                side = 1 if by + bh / 2 > y0 + h / 2 else -1
+                marks.append(bar)
+        # One bar is the mark; bars over and under a digit are artwork (stripes): neither is
+        # joined (seed 100126: a 2 between two stripes was read as a sure 6).
+        if len(marks) == 1:
+            group.append(marks[0])
+            side = 1 if marks[0][1] + marks[0][3] / 2 > y0 + h / 2 else -1
         if not side and len(group) == 1:
             # The dot stays out of the box: the classifier never saw one beside a digit.
             side = _dot_side((x0, y0, w, h), dots + [b for b in digits if b is not digit])

@@ -217,3 +217,14 @@ def test_a_dot_beside_a_6_or_9_but_off_its_foot_and_head_leaves_it_even():
     cv2.circle(canvas, (int(xs.max()) + 8, int(ys.mean())), 3, 255, -1)  # halfway up
     ((number, odds),) = numbers_read(canvas)
     assert number in (6, 9) and odds < SURE
+
+
+def test_bars_over_and_under_a_digit_are_artwork_not_its_mark():
+    # Seed 100126 (held-out, stripes artwork): a 2 with a stripe just over and one just under it
+    # took both as its 6/9 bar and was read as a sure 6.
+    two = blob(20, 30, 41, 47, 4)
+    over, under = blob(20, 10, 48, 5, 3), blob(14, 91, 49, 5, 6)
+    ((box, labels, bar, _),) = _group_digits([two, over, under], [], [])
+    assert labels == (4,) and bar == 0 and box == (20, 30, 41, 47)
+    ((_, labels, bar, _),) = _group_digits([two, under], [], [])
+    assert labels == (4, 6) and bar == 1
