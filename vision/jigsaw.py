@@ -19,12 +19,9 @@ How it works, and why:
   "fit" the outlines do not confirm is "unsure".
 - Without a picture, the outlines' interlock and the continuity of colour across the seam are
   judged, and the verdict says it is weaker.
-- Counting (T6): the rectangle's grid from the SIFT homography, snapped to the rectangle's
-  straight outer border when they agree (or from the border alone, trying the four turns);
-  each cell is compared with every picture cell under every turn and called right only when
-  its own cell wins clearly, or, when its content cannot tell (flat colour), when its seams
-  with its neighbours are closed. Unsure cells are counted wrong: counting a wrong piece right
-  would undercharge the player.
+- Counting (T6) is vision.count (count_pieces here hands over to it): the rectangle placed
+  by the pieces the features place alike, or by its straight border; the table sampled around
+  it; a cell right only when it is clearly its own cell, or, flat, when its seams interlock.
 - What cannot be told from the table is "unsure", never a guess.
 """
 
