@@ -970,21 +970,24 @@ def _settle_duplicates(found: list[_Reading]
     card twice, and a frame across two touching cards can read a card between them. Cards lie
     flat, side by side: a reading that covers much of a more confident one (or is much covered
     by it) is the same place. The pack has one of each card (P1): a card read at two places
-    keeps its best reading; the other place becomes unsure."""
+    keeps its best reading; the other place becomes unsure, unless another card is read there
+    (a misreading must not hide the right reading of its place)."""
     cards: dict[Card, SeenCard] = {}
-    unsure: list[UnsureCard] = []
     places: list[np.ndarray] = []
-    for item in (reading.item for reading in sorted(found, key=lambda r: -r.confidence)):
+
+    def free(item: SeenCard | UnsureCard) -> bool:
         corners = np.array(item.corners, np.float32)
         if any(_overlap(corners, other) > 0.35 for other in places):
-            continue
+            return False
         places.append(corners)
-        if isinstance(item, UnsureCard):
-            unsure.append(item)
-        elif item.card in cards:
-            unsure.append(UnsureCard(item.corners))
-        else:
+        return True
+
+    items = [reading.item for reading in sorted(found, key=lambda r: -r.confidence)]
+    for item in items:
+        if isinstance(item, SeenCard) and item.card not in cards and free(item):
             cards[item.card] = item
+    unsure = [UnsureCard(item.corners) for item in items
+              if (isinstance(item, UnsureCard) or cards.get(item.card) is not item) and free(item)]
     return tuple(sorted(cards.values(), key=lambda seen: seen.card)), tuple(unsure)
 
 

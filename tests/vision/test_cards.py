@@ -313,6 +313,18 @@ def test_a_reading_across_two_touching_cards_is_no_card_of_its_own():
     assert [seen.card.number for seen in cards] == [3, 4, 5] and unsure == ()
 
 
+def test_a_card_misread_as_one_seen_elsewhere_does_not_hide_the_right_reading():
+    # P1: one Red 4 in the pack. A second, as sure, reading of Red 4 over the Red 6 is a
+    # misreading: the 6 read there keeps the place, and the misreading is dropped.
+    row = [placed(sure_numeral(n, 0, 0), n - 3, 0) for n in (3, 4, 5)]
+    misread, six = placed(sure_numeral(4, 0, 0), 3, 0), placed(sure_numeral(6, 0, 0), 3, 0)
+    cards, unsure = _settle_duplicates(row + [misread, six])
+    assert [seen.card.number for seen in cards] == [3, 4, 5, 6] and unsure == ()
+    # With nothing else read there, the place of the second Red 4 is unsure.
+    cards, unsure = _settle_duplicates(row + [misread])
+    assert [seen.card.number for seen in cards] == [3, 4, 5] and len(unsure) == 1
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.floats(0, 360), st.lists(st.floats(-0.08, 0.08), min_size=12, max_size=12))
 def test_touching_cards_in_rows_are_each_kept(turn, jitter):
