@@ -44,19 +44,14 @@ from vision.jigsaw import (
 )
 from vision.pictures import Picture, check_image
 from vision.pieces import (
-    LARGEST_SHARE,
-    MASK_LONG_SIDE,
-    RARE_COLOUR,
     SEED,
     TABLE_COLOURS,
     Pieces,
     _lab,
-    _nearest,
     _ring,
-    _table_distance,
-    fill_holes,
-    orientation,
+    at_mask_size,
     read_rectangle,
+    segment,
 )
 
 
@@ -103,7 +98,7 @@ GROWS = 1.05
 def find_pieces_outside(work: np.ndarray, corners: np.ndarray) -> Pieces:
     """The pieces segmented from table colours sampled outside the rectangle at `corners` (work
     pixels), widened by WIDEN cells; from the photo's border ring when too little is left."""
-    small, factor = _mask_size(work)
+    small, factor = at_mask_size(work)
     lab = _lab(small)
     centre = corners.mean(0)
     widened = centre + (corners - centre) * (1 + 2 * WIDEN / GRID)
@@ -111,7 +106,7 @@ def find_pieces_outside(work: np.ndarray, corners: np.ndarray) -> Pieces:
     cv2.fillConvexPoly(inside, np.int32(np.round(widened / factor)), 1)
     outside = lab[inside == 0]
     table = outside if len(outside) >= LEAST_TABLE * inside.size else _ring(lab)
-    return _segment(lab, table[:: max(1, len(table) // 4000)], factor)
+    return segment(lab, table[:: max(1, len(table) // 4000)], factor)
 
 
 def find_pieces_on_ring(work: np.ndarray, picture: Picture) -> Pieces:
@@ -119,7 +114,7 @@ def find_pieces_on_ring(work: np.ndarray, picture: Picture) -> Pieces:
     ring's colours that are the picture's and continue from the ring into the middle of the
     photo: the rectangle running off the photo's edge (a flat picture's colour reaches from
     the edge to the middle; the table there shows only through missing pieces)."""
-    small, factor = _mask_size(work)
+    small, factor = at_mask_size(work)
     lab = _lab(small)
     ring = np.zeros(small.shape[:2], bool)
     width = max(3, min(small.shape[:2]) // 25)
@@ -149,7 +144,7 @@ def find_pieces_on_ring(work: np.ndarray, picture: Picture) -> Pieces:
         if table.mean() < LEAST_RING:
             return None  # too little of the ring left for a table
         pixels = lab[ring][table]
-        found = _segment(lab, pixels[:: max(1, len(pixels) // 4000)], factor)
+        found = segment(lab, pixels[:: max(1, len(pixels) // 4000)], factor)
         return _rectangle_likeness(found.mask), found
 
     best = segmented(keep) or segmented(np.ones(len(centres), bool))
@@ -175,38 +170,6 @@ def _rectangle_likeness(mask: np.ndarray) -> float:
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     hull = cv2.convexHull(np.concatenate(contours))
     return float(mask.sum() / max(cv2.contourArea(hull), 1.0))
-
-
-def _mask_size(work: np.ndarray) -> tuple[np.ndarray, float]:
-    factor = max(1.0, max(work.shape[:2]) / MASK_LONG_SIDE)
-    small = cv2.resize(work, None, fx=1 / factor, fy=1 / factor, interpolation=cv2.INTER_AREA) \
-        if factor > 1 else work
-    return small, factor
-
-
-def _segment(lab: np.ndarray, sample: np.ndarray, factor: float,
-             smallest: float = 0.002) -> Pieces:
-    """As vision.pieces.find_pieces, with the table's colours from `sample` (Lab pixels known
-    to be table) rather than from the photo's border ring."""
-    cv2.setRNGSeed(SEED)
-    _, labels, centres = cv2.kmeans(sample, TABLE_COLOURS, None,
-                                    (cv2.TERM_CRITERIA_MAX_ITER + cv2.TERM_CRITERIA_EPS, 15, 0.5),
-                                    1, cv2.KMEANS_PP_CENTERS)
-    share = np.bincount(labels.ravel(), minlength=TABLE_COLOURS) / len(labels)
-    table = share >= RARE_COLOUR
-    distance = _table_distance(lab, centres[table])
-    on_table = table[labels.ravel()]
-    margin = max(10.0, 1.5 * float(np.percentile(_nearest(sample[on_table], centres[table]), 99)))
-    mask = (distance > margin).astype(np.uint8)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    largest = stats[1:, cv2.CC_STAT_AREA].max(initial=0)
-    keep = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA]
-            >= max(smallest * mask.size, LARGEST_SHARE * largest)]
-    bare = np.isin(labels, keep).astype(np.uint8)
-    mask = fill_holes(bare)
-    return Pieces(mask, bare, factor, orientation(mask) if mask.any() else 0.0)
 
 
 # ---------------------------------------------------------------- the grid

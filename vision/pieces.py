@@ -102,14 +102,27 @@ def orientation(mask: np.ndarray) -> float:
 
 
 def find_pieces(work: np.ndarray, smallest: float = 0.002) -> Pieces:
-    """Segment the pieces in a photo (any size; it is reduced to MASK_LONG_SIDE). Parts
-    smaller than `smallest` of the frame are dropped as specks."""
+    """Segment the pieces in a photo (any size; it is reduced to MASK_LONG_SIDE), with the
+    table's colours from the photo's border ring. Parts smaller than `smallest` of the frame
+    are dropped as specks."""
+    small, factor = at_mask_size(work)
+    lab = _lab(small)
+    border = _ring(lab)
+    return segment(lab, border[:: max(1, len(border) // 3000)], factor, smallest)
+
+
+def at_mask_size(work: np.ndarray) -> tuple[np.ndarray, float]:
+    """The photo reduced to MASK_LONG_SIDE, and the factor that reduced it."""
     factor = max(1.0, max(work.shape[:2]) / MASK_LONG_SIDE)
     small = cv2.resize(work, None, fx=1 / factor, fy=1 / factor, interpolation=cv2.INTER_AREA) \
         if factor > 1 else work
-    lab = _lab(small)
-    border = _ring(lab)
-    sample = border[:: max(1, len(border) // 3000)]
+    return small, factor
+
+
+def segment(lab: np.ndarray, sample: np.ndarray, factor: float,
+            smallest: float = 0.002) -> Pieces:
+    """The pieces of a photo at mask size (`lab`, from _lab), told from the table by the
+    colours of `sample` (Lab pixels known to be table)."""
     cv2.setRNGSeed(SEED)
     _, labels, centres = cv2.kmeans(sample, TABLE_COLOURS, None,
                                     (cv2.TERM_CRITERIA_MAX_ITER + cv2.TERM_CRITERIA_EPS, 15, 0.5),
