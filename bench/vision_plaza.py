@@ -20,6 +20,7 @@ import resource  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 from collections import Counter  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import cv2  # noqa: E402
@@ -76,6 +77,64 @@ def score(photo: Photo, reading: PlazaReading | HandReading) -> Counter:
     return counts
 
 
+@dataclass
+class Run:
+    """What a bench run gathers: outcome counts, Plaza verdicts, and decode + read times."""
+
+    totals: Counter = field(default_factory=Counter)
+    verdicts: Counter = field(default_factory=Counter)
+    decode_ms: list[float] = field(default_factory=list)
+    read_ms: list[float] = field(default_factory=list)
+    cpu_ms: list[float] = field(default_factory=list)
+
+    def read(self, photo, hand: bool) -> tuple[PlazaReading | HandReading, Counter, np.ndarray]:
+        """Decode and read one rendered photo on the clock, score it, and tally it."""
+        started, cpu_started = time.perf_counter(), time.thread_time()
+        image = decode_photo(photo.jpeg)
+        decoded = time.perf_counter()
+        reading = read_hand(image) if hand else read_plaza(image)
+        finished, cpu_finished = time.perf_counter(), time.thread_time()
+        self.decode_ms.append((decoded - started) * 1000)
+        self.read_ms.append((finished - started) * 1000)
+        self.cpu_ms.append((cpu_finished - cpu_started) * 1000)
+        counts = score(photo, reading)
+        self.totals += counts
+        if not hand:
+            truth = check_layout(placed.card for placed in photo.cards).legal
+            self.verdicts["photos"] += 1
+            self.verdicts["warned"] += bool(reading.unsure)
+            self.verdicts["verdict right"] += reading.legal == truth
+            self.verdicts["verdict wrong"] += reading.legal != truth
+            self.verdicts["wrong unwarned"] += reading.legal != truth and not reading.unsure
+        return reading, counts, image
+
+    def print_figures(self, photos: int) -> None:
+        totals, verdicts, read_ms = self.totals, self.verdicts, self.read_ms
+        cards = totals["cards"]
+        print(f"per-card accuracy (colour and number right): {totals['right'] / cards:.4f}")
+        print(f"whole-photo exact rate: {totals['exact'] / photos:.4f}")
+        print(f"unsure rate: {totals['unsure'] / cards:.4f}   wrong: {totals['wrong'] / cards:.4f}"
+              f"   missed: {totals['missed'] / cards:.4f}   extra cards: {totals['extra']}, "
+              f"extra unsure: {totals['extra_unsure']}")
+        print(f"plaza verdicts: {verdicts['verdict right']} right, "
+              f"{verdicts['verdict wrong']} wrong ({verdicts['wrong unwarned']} of them "
+              f"without an unreadable-cards warning), {verdicts['warned']} warned "
+              f"of {verdicts['photos']}")
+        print(f"time per photo, decode + read, one core: median {np.median(read_ms):.0f} ms, "
+              f"p95 {np.percentile(read_ms, 95):.0f} ms (decode alone: median "
+              f"{np.median(self.decode_ms):.0f} ms, "
+              f"ratio {np.median(read_ms) / np.median(self.decode_ms):.1f}x)")
+        # Wall time suffers when other work shares the cores; the thread's own CPU time does not.
+        print(f"CPU time per photo, decode + read: median {np.median(self.cpu_ms):.0f} ms, "
+              f"p95 {np.percentile(self.cpu_ms, 95):.0f} ms (load average over the last minute "
+              f"at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+
+
+def error_details(counts: Counter) -> dict[str, int]:
+    return {k: v for k, v in counts.items() if k.startswith("wrong:") or
+            k in ("missed", "extra", "unsure", "extra_unsure") and v}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--photos", type=int, default=100)
@@ -87,55 +146,19 @@ def main() -> None:
     cv2.setNumThreads(1)
     size = tuple(int(v) for v in arguments.size.split("x"))
     typefaces = held_out_typefaces() if arguments.typefaces == "held-out" else tuning_typefaces()
-    totals: Counter = Counter()
-    plaza_totals: Counter = Counter()
-    decode_ms, read_ms, cpu_ms = [], [], []
+    run = Run()
     for index in range(arguments.photos):
         seed = arguments.first_seed + index
         hand = index % 4 == 3
         photo = render_photo(seed, hand=hand, size=size, typefaces=typefaces)
-        started, cpu_started = time.perf_counter(), time.thread_time()
-        image = decode_photo(photo.jpeg)
-        decoded = time.perf_counter()
-        reading = read_hand(image) if hand else read_plaza(image)
-        finished, cpu_finished = time.perf_counter(), time.thread_time()
-        decode_ms.append((decoded - started) * 1000)
-        read_ms.append((finished - started) * 1000)
-        cpu_ms.append((cpu_finished - cpu_started) * 1000)
-        counts = score(photo, reading)
-        totals += counts
-        if not hand:
-            plaza_totals["photos"] += 1
-            truth = check_layout(placed.card for placed in photo.cards).legal
-            plaza_totals["warned"] += bool(reading.unsure)
-            plaza_totals["verdict right"] += reading.legal == truth
-            plaza_totals["verdict wrong"] += reading.legal != truth
-            plaza_totals["wrong unwarned"] += reading.legal != truth and not reading.unsure
+        _, counts, _ = run.read(photo, hand)
         if arguments.show_errors and not counts["exact"]:
-            details = {k: v for k, v in counts.items() if k.startswith("wrong:") or
-                       k in ("missed", "extra", "unsure", "extra_unsure") and v}
             print(f"  seed {seed} {'hand' if hand else 'plaza'} {photo.deck.typeface.name} "
-                  f"{photo.deck.artwork}: {details}", flush=True)
-    cards = totals["cards"]
+                  f"{photo.deck.artwork}: {error_details(counts)}", flush=True)
     print(f"photos: {arguments.photos} ({arguments.typefaces} typefaces, seeds "
           f"{arguments.first_seed}..{arguments.first_seed + arguments.photos - 1}, "
-          f"{size[0]}x{size[1]}), cards: {cards}")
-    print(f"per-card accuracy (colour and number right): {totals['right'] / cards:.4f}")
-    print(f"whole-photo exact rate: {totals['exact'] / arguments.photos:.4f}")
-    print(f"unsure rate: {totals['unsure'] / cards:.4f}   wrong: {totals['wrong'] / cards:.4f}   "
-          f"missed: {totals['missed'] / cards:.4f}   extra cards: {totals['extra']}, "
-          f"extra unsure: {totals['extra_unsure']}")
-    print(f"plaza verdicts: {plaza_totals['verdict right']} right, "
-          f"{plaza_totals['verdict wrong']} wrong ({plaza_totals['wrong unwarned']} of them "
-          f"without an unreadable-cards warning), {plaza_totals['warned']} warned "
-          f"of {plaza_totals['photos']}")
-    print(f"time per photo, decode + read, one core: median {np.median(read_ms):.0f} ms, "
-          f"p95 {np.percentile(read_ms, 95):.0f} ms (decode alone: median "
-          f"{np.median(decode_ms):.0f} ms, ratio {np.median(read_ms) / np.median(decode_ms):.1f}x)")
-    # Wall time suffers when other work shares the cores; the thread's own CPU time does not.
-    print(f"CPU time per photo, decode + read: median {np.median(cpu_ms):.0f} ms, "
-          f"p95 {np.percentile(cpu_ms, 95):.0f} ms (load average over the last minute at the "
-          f"end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+          f"{size[0]}x{size[1]}), cards: {run.totals['cards']}")
+    run.print_figures(arguments.photos)
     print(f"peak resident memory: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB")
 
 

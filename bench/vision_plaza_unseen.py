@@ -16,22 +16,19 @@ fonts (see MISSING_FONTS) it says so and exits cleanly.
 from __future__ import annotations
 
 import argparse
-import os
 import resource
 import sys
-import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 # Imported first: it pins the maths libraries to one thread before numpy and OpenCV load.
-from bench.vision_plaza import score  # noqa: E402, I001
+from bench.vision_plaza import Run, error_details  # noqa: E402, I001
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from companion.games.plaza_cards import check_layout  # noqa: E402
 from tests.vision.render_plaza_unseen import (  # noqa: E402
     MISSING_FONTS,
     height_bucket,
@@ -39,7 +36,7 @@ from tests.vision.render_plaza_unseen import (  # noqa: E402
     render_photo,
     unseen_typefaces,
 )
-from vision.cards import annotate, read_hand, read_plaza  # noqa: E402
+from vision.cards import annotate  # noqa: E402
 from vision.photo import decode_photo  # noqa: E402
 
 OUTCOMES = ("right", "unsure", "wrong", "missed")
@@ -121,28 +118,18 @@ def main() -> None:
     cv2.setNumThreads(1)
     size = None if arguments.size == "random" else \
         tuple(int(v) for v in arguments.size.split("x"))
-    totals: Counter = Counter()
-    plaza_totals: Counter = Counter()
+    run = Run()
     mistakes: Counter = Counter()
     by_condition: dict[str, dict[str, Counter]] = defaultdict(lambda: defaultdict(Counter))
     by_card: dict[str, dict[str, Counter]] = defaultdict(lambda: defaultdict(Counter))
-    read_ms, decode_ms, cpu_ms, read_ms_12mp = [], [], [], []
+    read_ms_12mp = []
     for index in range(arguments.photos):
         seed = arguments.first_seed + index
         kind = "hand" if index % 4 == 3 else ("legal", "illegal")[index % 2]
         photo = render_photo(seed, kind=kind, size=size)
-        started, cpu_started = time.perf_counter(), time.thread_time()
-        image = decode_photo(photo.jpeg)
-        decoded = time.perf_counter()
-        reading = read_hand(image) if kind == "hand" else read_plaza(image)
-        finished, cpu_finished = time.perf_counter(), time.thread_time()
-        decode_ms.append((decoded - started) * 1000)
-        read_ms.append((finished - started) * 1000)
-        cpu_ms.append((cpu_finished - cpu_started) * 1000)
+        reading, counts, image = run.read(photo, kind == "hand")
         if image.shape[0] * image.shape[1] >= 11e6:
-            read_ms_12mp.append(read_ms[-1])
-        counts = score(photo, reading)
-        totals += counts
+            read_ms_12mp.append(run.read_ms[-1])
         counts["photos"] = 1
         for factor, level in photo.conditions.items():
             by_condition[factor][level] += counts
@@ -152,42 +139,19 @@ def main() -> None:
                 by_card[factor][level] += outcome
         mistakes.update({misreading(key): n for key, n in counts.items()
                          if key.startswith("wrong:")})
-        if kind != "hand":
-            plaza_totals["photos"] += 1
-            truth = check_layout(placed.card for placed in photo.cards).legal
-            plaza_totals["warned"] += bool(reading.unsure)
-            plaza_totals["verdict right"] += reading.legal == truth
-            plaza_totals["verdict wrong"] += reading.legal != truth
-            plaza_totals["wrong unwarned"] += reading.legal != truth and not reading.unsure
         if arguments.samples and index < 4:
             save_sample(arguments.samples, seed, photo, reading)
         if arguments.show_errors and not counts["exact"]:
-            details = {k: v for k, v in counts.items() if k.startswith("wrong:") or
-                       k in ("missed", "extra", "unsure", "extra_unsure") and v}
-            print(f"  seed {seed} {kind} {dict(photo.conditions)}: {details}", flush=True)
-    cards, photos = totals["cards"], arguments.photos
+            print(f"  seed {seed} {kind} {dict(photo.conditions)}: {error_details(counts)}",
+                  flush=True)
+    photos = arguments.photos
     print(f"photos: {photos} (unseen renderer, seeds {arguments.first_seed}.."
           f"{arguments.first_seed + photos - 1}, size {arguments.size}, "
-          f"{len(unseen_typefaces())} typefaces installed), cards: {cards}")
-    print(f"per-card accuracy (colour and number right): {totals['right'] / cards:.4f}")
-    print(f"whole-photo exact rate: {totals['exact'] / photos:.4f}")
-    print(f"unsure rate: {totals['unsure'] / cards:.4f}   wrong: {totals['wrong'] / cards:.4f}   "
-          f"missed: {totals['missed'] / cards:.4f}   extra cards: {totals['extra']}, "
-          f"extra unsure: {totals['extra_unsure']}")
-    print(f"plaza verdicts: {plaza_totals['verdict right']} right, "
-          f"{plaza_totals['verdict wrong']} wrong ({plaza_totals['wrong unwarned']} of them "
-          f"without an unreadable-cards warning), {plaza_totals['warned']} warned "
-          f"of {plaza_totals['photos']}")
-    print(f"time per photo, decode + read, one core: median {np.median(read_ms):.0f} ms, "
-          f"p95 {np.percentile(read_ms, 95):.0f} ms (decode alone: median "
-          f"{np.median(decode_ms):.0f} ms, ratio {np.median(read_ms) / np.median(decode_ms):.1f}x)")
+          f"{len(unseen_typefaces())} typefaces installed), cards: {run.totals['cards']}")
+    run.print_figures(photos)
     if read_ms_12mp:
         print(f"time per 12 MP photo ({len(read_ms_12mp)} of them): median "
               f"{np.median(read_ms_12mp):.0f} ms, p95 {np.percentile(read_ms_12mp, 95):.0f} ms")
-    # Wall time suffers when other work shares the cores; the thread's own CPU time does not.
-    print(f"CPU time per photo, decode + read: median {np.median(cpu_ms):.0f} ms, "
-          f"p95 {np.percentile(cpu_ms, 95):.0f} ms (load average over the last minute at the "
-          f"end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
     print(f"peak resident memory: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB"
           " (renderer included)")
     print("\nmisreadings by kind: " + (", ".join(f"{kind} {n}" for kind, n in
