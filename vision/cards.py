@@ -1037,13 +1037,6 @@ def _lab(rgb: np.ndarray) -> np.ndarray:
                      200 * (f[:, 1] - f[:, 2])], axis=1)
 
 
-def ink_colour(upright: np.ndarray, ink: np.ndarray, labels: np.ndarray, numeral: _Numeral
-               ) -> tuple[Colour, float]:
-    """The colour of a numeral's ink (its darkest, solid pixels) and a confidence 0..1."""
-    rgb = _ink_rgb(upright, ink, labels, numeral)
-    return classify_ink(rgb) if rgb is not None else (Colour.BLACK, 0.0)
-
-
 def _ink_rgb(upright: np.ndarray, ink: np.ndarray, labels: np.ndarray, numeral: _Numeral
              ) -> np.ndarray | None:
     """A numeral's ink (its darker half of stroke pixels), RGB relative to the paper white."""
