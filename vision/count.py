@@ -2,9 +2,13 @@
 
 How it works, and why:
 - The rectangle is placed first: SIFT matches grouped by picture cell give one similarity per
-  piece (vision.jigsaw); the best-confirmed piece and every piece placed like it give a
+  piece (vision.matching); the best-confirmed piece and every piece placed like it give a
   homography for the whole rectangle, grown from their own matches outwards (a similarity
   extrapolated across a tilted rectangle drifts by a fraction of a cell at the far side).
+  A group that is one piece (its matches also make hypotheses for the cells around it) is no
+  evidence for its own grid: turned or moved, it lays the grid so that it reads right.
+- The straight border is read last, only when no placement has most cells clearly their own
+  (no other placement could beat that one).
 - The table's colours are taken outside that rectangle (its outline widened by a tab's depth),
   not from the photo's border ring alone: a rectangle running off the photo's edge puts its
   own colours in the ring, and then its pieces read as table. Without a placed rectangle a
@@ -18,11 +22,15 @@ How it works, and why:
   tell (flat colour looks the same turned or moved), when its own cell is as good as anything
   and its seams with its neighbours are closed (a turned or moved piece does not interlock).
   Otherwise it is wrong: counting a wrong piece right would undercharge the player (T6).
+  A cell not read right is looked at again without the edge zones a neighbour that is not
+  right may reach into with a tab (another piece's content hid right pieces among wrong
+  ones); only a clear match counts there. Features vouch for a piece only where the mask sees
+  one: a piece the mask calls table must show its content.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -70,7 +78,8 @@ def count_pieces(photo: np.ndarray, picture: Picture) -> PieceCount:
     bank = cells.bank(picture.image)
     readings = [reading for group in _placements(scene, picture)
                 for reading in _read_placement(scene, picture, bank, group)]
-    readings += _read_by_border(scene, picture, bank)
+    if not _decisive(readings):  # reading the border under each turn took half a count's time
+        readings += _read_by_border(scene, picture, bank)
     if not readings:
         return PieceCount(0, GRID * GRID, 0, (("wrong",) * GRID,) * GRID, (), sure=False)
     # the rectangle lies where most pieces match their own cells clearly (a wrong placement
@@ -81,6 +90,12 @@ def count_pieces(photo: np.ndarray, picture: Picture) -> PieceCount:
                       reading.states.count("missing"), states,
                       tuple((float(x * scene.factor), float(y * scene.factor))
                             for x, y in reading.corners))
+
+
+def _decisive(readings: list[_Reading]) -> bool:
+    """Does a reading have most cells clearly their own? No other placement can then beat it
+    (a cell clearly its own in one placement is not in another), so no more are read."""
+    return max((reading.clear for reading in readings), default=0) > GRID * GRID // 2
 
 
 # ---------------------------------------------------------------- the table, around the rectangle
@@ -201,15 +216,24 @@ def _read_placement(scene: Scene, picture: Picture, bank: cells.Bank,
                     agreeing: list[Hypothesis]) -> list[_Reading]:
     """The cells read on the rectangle placed by pieces placed alike: the homography from their
     matches, and the straight border when that agrees (sharper, unless glare or a stray piece
-    joins the outline: both are read); the table sampled around it."""
+    joins the outline: both are read); the table sampled around it. A group whose matches
+    place fewer than LEAST_AGREEING pieces by their own cores is one piece (its features also
+    make hypotheses for the cells around it): turned or moved, it would lay the grid so that
+    it reads right, so it is no evidence for its own grid."""
     grid = _grid_transform(scene, picture, agreeing, agreeing[0])
     frame = np.float64([[0, 0], [picture.size[0], 0], list(picture.size), [0, picture.size[1]]])
     by_features = cv2.perspectiveTransform(frame[None], grid)[0]
     found = find_pieces_outside(scene.work, by_features)
     placed = _placed_cells(scene, picture, agreeing)
     snapped = _straight_border(found, by_features)
-    return [_read_cells(scene.work, found, corners, bank, placed)
-            for corners in ([by_features] if snapped is by_features else [by_features, snapped])]
+    readings = [_read_cells(scene.work, found, corners, bank, placed)
+                for corners in ([by_features] if snapped is by_features
+                                else [by_features, snapped])]
+    if len(placed) >= LEAST_AGREEING:
+        return readings
+    return [replace(reading, clear=reading.clear - sum(reading.states[index] == "right"
+                                                       for index in placed))
+            for reading in readings]
 
 
 def _placed_cells(scene: Scene, picture: Picture, agreeing: list[Hypothesis]) -> set[int]:
@@ -324,6 +348,7 @@ LOCAL_TINT = 1.08  # and its tint by this much per channel
 CLEAR_OF_TABLE = 2  # mask pixels kept clear of the table in the comparison
 SEEN = 0.3  # a cell whose middle is less than this share inside the photo is not read
 HOLE = 0.02  # a seam with more than this share of table in its band is open
+UNLIKE = 2 * LOOKS_LIKE  # the most a present cell adds to a reading's fitness
 
 
 @dataclass(frozen=True)
@@ -351,7 +376,9 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
                 placed: set[int]) -> _Reading:
     """Read every cell with the picture laid on `corners` (work pixels). A cell is present
     where the piece mask covers its middle or features place its piece (`placed`), which is
-    then right unless its content contradicts it."""
+    then right unless its content contradicts it. A cell not read right is looked at again
+    without the edges where a neighbour that is not right may reach in with a tab: that tab
+    shows another piece's content there, which hid right pieces among wrong ones."""
     refs = cells.turned(bank)
     # Beyond the photo's edge nothing is seen: sampling repeats the edge pixels there, so the
     # masks get a frame of zeros (the piece mask: not piece; `seen`: not seen).
@@ -360,51 +387,103 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
     # the piece mask's holes are a little small (blur, the cut's shadow): the comparison keeps
     # clear of their rims, where table colour would weigh as a large colour error
     compared = cv2.erode(bare, np.ones((3, 3), np.uint8), iterations=CLEAR_OF_TABLE)
-    coverage, visible, scored = [], [], []
-    for row in range(GRID):
-        for col in range(GRID):
-            centre, x_side, y_side = _cell_axes(corners, row, col)
-            middle = [(x_side * 0.5, y_side * 0.5)]
-            visible.append(float(cells.body(work, seen, found.factor, centre,
-                                            middle).weight.mean()))
-            coverage.append(float(cells.body(work, bare, found.factor, centre,
-                                             middle).weight.mean()) / max(visible[-1], 1e-6))
-            # a piece whose colours are the table's is lost by the mask; its features in the
-            # cell's core place it all the same (neighbours' tabs do not reach the core)
-            lost = coverage[-1] < PRESENT and row * GRID + col in placed
-            shifted = centre + SHIFTS @ np.stack([x_side, y_side])
-            # one Scores per cell, its entry k the cell shifted by SHIFTS[k]
-            scored.append(cells.scores(cells.bodies(
-                work, seen if lost else compared, found.factor, shifted, [(x_side, y_side)]),
-                refs))
+    axes = [_cell_axes(corners, row, col) for row in range(GRID) for col in range(GRID)]
+    visible, coverage = [], []
+    for centre, x_side, y_side in axes:
+        middle = [(x_side * 0.5, y_side * 0.5)]
+        visible.append(float(cells.body(work, seen, found.factor, centre, middle).weight.mean()))
+        coverage.append(float(cells.body(work, bare, found.factor, centre,
+                                         middle).weight.mean()) / max(visible[-1], 1e-6))
     present = [share >= PRESENT or index in placed for index, share in enumerate(coverage)]
+    # features vouch for a piece the mask sees; one the mask calls table (its colours the
+    # table's, or the table sampled from pieces around a misplaced grid) must show its content
+    vouched = {index for index in placed if coverage[index] >= PRESENT}
+
+    def scored(index: int, keep: np.ndarray | None = None) -> cells.Scores:
+        """The cell's Scores, its entry k the cell shifted by SHIFTS[k]; only samples where
+        `keep` is set count."""
+        centre, x_side, y_side = axes[index]
+        # a piece whose colours are the table's is lost by the mask; its features in the
+        # cell's core place it all the same (neighbours' tabs do not reach the core)
+        lost = coverage[index] < PRESENT and index in placed
+        body = cells.bodies(work, seen if lost else compared, found.factor,
+                            centre + SHIFTS @ np.stack([x_side, y_side]), [(x_side, y_side)])
+        if keep is not None:
+            body = cells.Body(body.colour, body.weight * keep)
+        return cells.scores(body, refs)
+
+    scores = [scored(index) for index in range(GRID * GRID)]
+    verdicts, mines = _judge(scores, present, visible, vouched, len(refs.cells))
+    again = {index: _without_tabs_of(index, verdicts) for index, verdict in enumerate(verdicts)
+             if verdict in ("wrong", "unsure") and present[index] and visible[index] >= SEEN}
+    for index, keep in again.items():
+        if keep is not None:
+            scores[index] = scored(index, keep)
+    # only a clear match counts on the smaller body: flat content on it looks like anything
+    second, second_mines = _judge(scores, present, visible, vouched, len(refs.cells))
+    for index, keep in again.items():
+        if keep is not None and second[index] == "right":
+            verdicts[index], mines[index] = "right", second_mines[index]
+    fitness = UNLIKE * (GRID * GRID - sum(present)) + sum(min(mine, UNLIKE) for mine in mines)
+    states = [_by_seams(found, corners, index, verdicts) if verdict == "unsure" else verdict
+              for index, verdict in enumerate(verdicts)]
+    return _Reading(corners, states, fitness, verdicts.count("right"))
+
+
+TAB_ALONG = 0.35  # how far from the middle of a cell's side a neighbour's tab may reach in
+TAB_DEPTH = 0.34  # and how deep (share of the cell's side)
+_SAMPLE_AT = (np.arange(cells.SAMPLES) + 0.5) / cells.SAMPLES * (1 - 2 * cells.MARGIN) \
+    + cells.MARGIN  # where each sample of a cell lies, as a share of its side
+
+
+def _without_tabs_of(index: int, verdicts: list[str]) -> np.ndarray | None:
+    """The cell's samples (S × S) without the edge zones a neighbour that is not read right
+    may reach into with a tab; None when every neighbour is right or missing (a missing one
+    shows table, which the piece mask leaves out already)."""
+    row, col = divmod(index, GRID)
+    keep = np.ones((cells.SAMPLES, cells.SAMPLES), np.float32)
+    along = np.abs(_SAMPLE_AT - 0.5) < TAB_ALONG
+    near, far = _SAMPLE_AT < TAB_DEPTH, _SAMPLE_AT > 1 - TAB_DEPTH
+    cut = False
+    for d_row, d_col, zone in ((-1, 0, np.outer(near, along)), (1, 0, np.outer(far, along)),
+                               (0, -1, np.outer(along, near)), (0, 1, np.outer(along, far))):
+        r, c = row + d_row, col + d_col
+        if 0 <= r < GRID and 0 <= c < GRID and verdicts[r * GRID + c] in ("wrong", "unsure"):
+            keep[zone] = 0
+            cut = True
+    return keep if cut else None
+
+
+def _judge(scores: list[cells.Scores], present: list[bool], visible: list[float],
+           vouched: set[int], candidates: int) -> tuple[list[str], list[float]]:
+    """Each cell's verdict ("missing", "right" (clearly), "wrong", or "unsure": content that
+    cannot tell) and its distance to its own cell (0 when not compared); a cell in `vouched`
+    is right when it looks like its own cell at all."""
     gains = _gains(np.array([(s.picture_mean[0, i] + 4) / (s.photo_mean[0] + 4)
-                             for i, s in enumerate(scored)]), present)
-    fitness = LOOKS_LIKE * (GRID * GRID - sum(present))
-    verdicts: list[str] = []  # "missing", "right" (clearly), "wrong", or "unsure"
-    for index, score in enumerate(scored):
+                             for i, s in enumerate(scores)]), present)
+    verdicts, mines = [], []
+    for index, score in enumerate(scores):
         if visible[index] < SEEN:
             verdicts.append("wrong")  # out of the photo: it cannot be counted right
+            mines.append(0.0)
             continue
         if not present[index]:
             verdicts.append("missing")
+            mines.append(0.0)
             continue
-        gain = gains[index]
-        every = cells.distance(score, gain, np.arange(len(SHIFTS))[:, None],
-                               np.arange(len(refs.cells))[None]).min(0)
+        every = cells.distance(score, gains[index], np.arange(len(SHIFTS))[:, None],
+                               np.arange(candidates)[None]).min(0)
         mine = float(every[index])
-        fitness += min(mine, 2 * LOOKS_LIKE)
+        mines.append(mine)
         others = float(np.delete(every, index).min())
-        if mine <= LOOKS_LIKE and (index in placed or (
+        if mine <= LOOKS_LIKE and (index in vouched or (
                 mine + CLEARLY < others and mine < CLEAR_RATIO * others)):
             verdicts.append("right")
         elif mine > NOISE:
             verdicts.append("wrong")  # unlike its own cell, or not clearly its own
         else:
             verdicts.append("unsure")  # flat content looks the same turned or moved
-    states = [_by_seams(found, corners, index, verdicts) if verdict == "unsure" else verdict
-              for index, verdict in enumerate(verdicts)]
-    return _Reading(corners, states, fitness, verdicts.count("right"))
+    return verdicts, mines
 
 
 def _by_seams(found: Pieces, corners: np.ndarray, index: int,

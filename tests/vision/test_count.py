@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.vision import render_jigsaw as render
-from vision import count
+from vision import cells, count
 from vision.jigsaw import count_pieces
 from vision.photo import decode_photo
 from vision.pictures import Picture, make_picture
@@ -135,6 +135,20 @@ def test_t6_a_flat_piece_with_no_neighbour_to_interlock_with_is_not_counted_righ
     verdicts = ["wrong"] * 16
     verdicts[5] = "unsure"
     assert count._by_seams(found, corners, 5, verdicts) == "wrong"
+
+
+def test_t6_a_second_look_leaves_out_only_the_tab_zones_of_neighbours_not_read_right():
+    verdicts = ["right"] * 16
+    assert count._without_tabs_of(5, verdicts) is None  # every neighbour interlocks rightly
+    verdicts[1], verdicts[6], verdicts[9] = "wrong", "unsure", "missing"
+    keep = count._without_tabs_of(5, verdicts)
+    samples = cells.SAMPLES
+    top, right = keep[: samples // 4, samples // 2], keep[samples // 2, -samples // 4:]
+    bottom, left = keep[-samples // 4:, samples // 2], keep[samples // 2, : samples // 4]
+    assert not top.any() and not right.any()  # a wrong or unsure neighbour's tab may be there
+    assert bottom.all() and left.all()  # a missing neighbour shows table (masked already)
+    assert keep[0, 0] == keep[0, -1] == keep[-1, 0] == keep[-1, -1] == 1  # corners: no tabs
+    assert keep[samples // 2, samples // 2] == 1  # nor the middle
 
 
 # ---------------------------------------------------------------- rendered table photos
