@@ -7,8 +7,8 @@ How it works, and why:
   extrapolated across a tilted rectangle drifts by a fraction of a cell at the far side).
   A group that is one piece (its matches also make hypotheses for the cells around it) is no
   evidence for its own grid: turned or moved, it lays the grid so that it reads right.
-- The straight border is read last, only when no placement has most cells clearly their own
-  (no other placement could beat that one).
+- Placements are read best supported first, and the straight border last, until one reading
+  has most cells clearly their own: no other placement can beat it.
 - The table's colours are taken outside that rectangle (its outline widened by a tab's depth),
   not from the photo's border ring alone: a rectangle running off the photo's edge puts its
   own colours in the ring, and then its pieces read as table. Without a placed rectangle a
@@ -76,8 +76,11 @@ def count_pieces(photo: np.ndarray, picture: Picture) -> PieceCount:
     check_image(photo)
     scene = photo_scene(photo, picture)
     bank = cells.bank(picture.image)
-    readings = [reading for group in _placements(scene, picture)
-                for reading in _read_placement(scene, picture, bank, group)]
+    readings: list[_Reading] = []
+    for group in _placements(scene, picture):
+        if _decisive(readings):
+            break
+        readings += _read_placement(scene, picture, bank, group)
     if not _decisive(readings):  # reading the border under each turn took half a count's time
         readings += _read_by_border(scene, picture, bank)
     if not readings:
@@ -413,18 +416,27 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
         return cells.scores(body, refs)
 
     scores = [scored(index) for index in range(GRID * GRID)]
-    verdicts, mines = _judge(scores, present, visible, vouched, len(refs.cells))
+    verdicts, mines, rivals = _judge(scores, present, visible, vouched, len(refs.cells))
     again = {index: _without_tabs_of(index, verdicts) for index, verdict in enumerate(verdicts)
              if verdict in ("wrong", "unsure") and present[index] and visible[index] >= SEEN}
     for index, keep in again.items():
         if keep is not None:
             scores[index] = scored(index, keep)
     # only a clear match counts on the smaller body: flat content on it looks like anything
-    second, second_mines = _judge(scores, present, visible, vouched, len(refs.cells))
+    second, second_mines, _ = _judge(scores, present, visible, vouched, len(refs.cells))
     for index, keep in again.items():
         if keep is not None and second[index] == "right":
             verdicts[index], mines[index] = "right", second_mines[index]
     fitness = UNLIKE * (GRID * GRID - sum(present)) + sum(min(mine, UNLIKE) for mine in mines)
+    # a border piece whose rival is a cell the picture itself hardly tells from its own (flat
+    # colour, turned or moved) is judged by its shape: its outer sides straight on the
+    # rectangle's border, then its seams as any flat piece's
+    twins = _twins(bank)
+    for index, verdict in enumerate(verdicts):
+        if verdict == "wrong" and present[index] and visible[index] >= SEEN \
+                and mines[index] <= LOOKS_LIKE and twins[index, rivals[index]] <= TWINS \
+                and _outer_sides_straight(found, corners, index):
+            verdicts[index] = "unsure"
     states = [_by_seams(found, corners, index, verdicts) if verdict == "unsure" else verdict
               for index, verdict in enumerate(verdicts)]
     return _Reading(corners, states, fitness, verdicts.count("right"))
@@ -455,27 +467,28 @@ def _without_tabs_of(index: int, verdicts: list[str]) -> np.ndarray | None:
 
 
 def _judge(scores: list[cells.Scores], present: list[bool], visible: list[float],
-           vouched: set[int], candidates: int) -> tuple[list[str], list[float]]:
+           vouched: set[int], candidates: int) -> tuple[list[str], list[float], list[int]]:
     """Each cell's verdict ("missing", "right" (clearly), "wrong", or "unsure": content that
-    cannot tell) and its distance to its own cell (0 when not compared); a cell in `vouched`
-    is right when it looks like its own cell at all."""
+    cannot tell), its distance to its own cell (0 when not compared) and the candidate (cell
+    and turn, vision.cells.turned) nearest but its own; a cell in `vouched` is right when it
+    looks like its own cell at all."""
     gains = _gains(np.array([(s.picture_mean[0, i] + 4) / (s.photo_mean[0] + 4)
                              for i, s in enumerate(scores)]), present)
-    verdicts, mines = [], []
+    verdicts, mines, rivals = [], [], []
     for index, score in enumerate(scores):
-        if visible[index] < SEEN:
-            verdicts.append("wrong")  # out of the photo: it cannot be counted right
+        if visible[index] < SEEN or not present[index]:
+            # out of the photo, it cannot be counted right
+            verdicts.append("wrong" if visible[index] < SEEN else "missing")
             mines.append(0.0)
-            continue
-        if not present[index]:
-            verdicts.append("missing")
-            mines.append(0.0)
+            rivals.append(index)
             continue
         every = cells.distance(score, gains[index], np.arange(len(SHIFTS))[:, None],
                                np.arange(candidates)[None]).min(0)
         mine = float(every[index])
         mines.append(mine)
-        others = float(np.delete(every, index).min())
+        every[index] = np.inf
+        rivals.append(int(np.argmin(every)))
+        others = float(every[rivals[-1]])
         if mine <= LOOKS_LIKE and (index in vouched or (
                 mine + CLEARLY < others and mine < CLEAR_RATIO * others)):
             verdicts.append("right")
@@ -483,7 +496,44 @@ def _judge(scores: list[cells.Scores], present: list[bool], visible: list[float]
             verdicts.append("wrong")  # unlike its own cell, or not clearly its own
         else:
             verdicts.append("unsure")  # flat content looks the same turned or moved
-    return verdicts, mines
+    return verdicts, mines, rivals
+
+
+TWINS = 0.06  # (vision.cells.distance) two picture cells this alike are told apart by shape only
+
+
+def _twins(bank: cells.Bank) -> np.ndarray:
+    """How like each picture cell (16) is every candidate (cell and turn, 64), in the picture
+    itself: the distance a perfect photo of the one would have to the other."""
+    own = cells.Body(bank.cells, np.ones(bank.cells.shape[:3], np.float32))
+    scored = cells.scores(own, cells.turned(bank))
+    count = GRID * GRID
+    turn, cell = np.ix_(np.arange(count), np.arange(4 * count))
+    return cells.distance(scored, cells.light(scored.photo_mean[turn],
+                                              scored.picture_mean[turn, cell]), turn, cell)
+
+
+STRAIGHT = 0.1  # share of a band along an outer side that may be off: a tab or blank takes more
+
+
+def _outer_sides_straight(found: Pieces, corners: np.ndarray, index: int) -> bool:
+    """Is the cell on the rectangle's border, and its piece straight along every outer side:
+    all piece just inside, no piece just outside (a turned or moved piece shows a tab or a
+    blank there)? False when a band leaves the photo (nothing seen cannot show it right)."""
+    row, col = divmod(index, GRID)
+    outer = [(d_row, d_col) for d_row, d_col in ((-1, 0), (1, 0), (0, -1), (0, 1))
+             if not (0 <= row + d_row < GRID and 0 <= col + d_col < GRID)]
+    if not outer:
+        return False
+    for d_row, d_col in outer:
+        middle = np.array([col + 0.5 + d_col / 2, row + 0.5 + d_row / 2])
+        along, out = np.array([abs(d_row), abs(d_col)]), np.array([d_col, d_row])
+        inside, seen_inside = _band(found, corners, middle, along, out, -0.25, -0.05)
+        outside, seen_outside = _band(found, corners, middle, along, out, 0.05, 0.25)
+        if not (seen_inside and seen_outside and inside.size and outside.size) \
+                or inside.mean() < 1 - STRAIGHT or outside.mean() > STRAIGHT:
+            return False
+    return True
 
 
 def _by_seams(found: Pieces, corners: np.ndarray, index: int,
@@ -524,9 +574,19 @@ def _seam_closed(found: Pieces, corners: np.ndarray, cell: tuple[int, int],
     (row, col), (d_row, d_col) = cell, (neighbour[0] - cell[0], neighbour[1] - cell[1])
     middle = np.array([col + 0.5 + d_col / 2, row + 0.5 + d_row / 2])
     along, across = np.array([abs(d_row), abs(d_col)]), np.array([abs(d_col), abs(d_row)])
-    quad = [middle + a * 0.4 * along + b * 0.15 * across
-            for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
-    points = np.float32([bilinear(corners, x / GRID, y / GRID) for x, y in quad])
+    piece, _ = _band(found, corners, middle, along, across, -0.15, 0.15)
+    return not piece.size or 1 - piece.mean() <= HOLE
+
+
+def _band(found: Pieces, corners: np.ndarray, middle: np.ndarray, along: np.ndarray,
+          across: np.ndarray, near: float, far: float) -> tuple[np.ndarray, bool]:
+    """The piece mask's values in a band (grid units: 0.8 of a cell along `along` about
+    `middle`, from `near` to `far` along `across`), and whether all of it is in the photo."""
+    quad = [middle + a * 0.4 * along + b * across for a, b in ((-1, near), (1, near),
+                                                            (1, far), (-1, far))]
+    points = np.float32([bilinear(corners, x / GRID, y / GRID) for x, y in quad]) / found.factor
+    height, width = found.bare.shape
+    seen = points.min() >= 0 and bool(np.all(points.max(0) < (width - 1, height - 1)))
     band = np.zeros(found.bare.shape, np.uint8)
-    cv2.fillConvexPoly(band, np.int32(points / found.factor), 1)
-    return not band.any() or 1 - found.bare[band > 0].mean() <= HOLE
+    cv2.fillConvexPoly(band, np.int32(points), 1)
+    return found.bare[band > 0], seen
