@@ -84,7 +84,7 @@ def print_count_breakdown(table: dict[str, dict[str, Counter]], cells: Counter) 
             print(f"  {factor + ': ' + level:<32}{t['photos']:>7}{t['exact']:>5}/{t['photos']:<3}"
                   f"{t['split']:>5}/{t['photos']:<3}{t['over']:>7}")
     print("cells by their truth: counted right / wrong / missing")
-    for fault in ("right", *unseen.CUT_KINDS):
+    for fault in ("right", *unseen.FAULTS):
         print(f"  {fault:<16}{cells[fault, 'right']:>6}{cells[fault, 'wrong']:>6}"
               f"{cells[fault, 'missing']:>6}   of {cells[fault]}")
 

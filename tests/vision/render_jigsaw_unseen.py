@@ -48,7 +48,7 @@ SURFACES = ("oak", "linen", "tartan", "polka", "dark-mat", "light-felt", "glass"
 CUT_STYLES = ("round", "heart", "square", "asymmetric", "mixed")
 PHOTO_SIZES = ((1280, 960), (1600, 1200), (2048, 1536), (2592, 1944), (3264, 2448), (4000, 3000))
 MM_PER_UNIT = 0.4  # an 800-unit picture is 32 cm wide: sizes tables' textures
-CUT_KINDS = ("turned", "swapped", "other-picture", "missing")  # ways a counted cell is not right
+FAULTS = ("turned", "swapped", "other-picture", "missing")  # ways a counted cell is not right
 
 
 def picture_kind(name: str) -> str:
@@ -480,7 +480,7 @@ class Laid:
     picture: str
     cell: int
     transform: np.ndarray  # 2 × 3 rigid, picture pixels → table units
-    fault: str = "right"  # "right", or the CUT_KINDS way it is wrong (count photos)
+    fault: str = "right"  # "right", or the FAULTS way it is wrong (count photos)
 
     def outline(self) -> np.ndarray:
         return apply(self.transform, cut_of(self.picture).outlines[self.cell])
@@ -489,27 +489,19 @@ class Laid:
         return apply(self.transform, cut_of(self.picture).quad(self.cell))
 
 
-def _mask(outlines: Sequence[np.ndarray], origin: np.ndarray, size: tuple[int, int],
-          scale: float) -> np.ndarray:
+def mask_of(outline: np.ndarray, origin: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """0/1 raster of an outline, one pixel a table unit, `origin` at the top-left."""
     mask = np.zeros(size[::-1], np.uint8)
-    for outline in outlines:
-        points = np.round((outline - origin) * scale * 16).astype(np.int32)
-        cv2.fillPoly(mask, [points], 1, cv2.LINE_8, shift=4)
+    cv2.fillPoly(mask, [np.round((outline - origin) * 16).astype(np.int32)], 1, shift=4)
     return mask
 
 
-def overlap(a: np.ndarray, b: np.ndarray, scale: float = 1.0) -> int:
-    """Table area (in units², approximately) that two outlines share."""
+def overlap(a: np.ndarray, b: np.ndarray) -> int:
+    """Table area (units², in whole pixels) two outlines share: a shared edge's pixels count."""
     both = np.vstack([a, b])
     origin = both.min(axis=0) - 2
-    size = tuple(int(v) for v in np.ceil((both.max(axis=0) - origin + 2) * scale))
-    shared = _mask([a], origin, size, scale) & _mask([b], origin, size, scale)
-    return int(shared.sum() / scale ** 2)
-
-
-def distance(a: np.ndarray, b: np.ndarray) -> float:
-    """Shortest distance between two outlines' vertices (dense enough for touching tests)."""
-    return float(np.sqrt(((a[:, None] - b[None]) ** 2).sum(-1)).min())
+    size = tuple(int(v) for v in np.ceil(both.max(axis=0) - origin + 2))
+    return int((mask_of(a, origin, size) & mask_of(b, origin, size)).sum())
 
 
 def slide_to_touch(fixed: np.ndarray, moving: Laid, direction: np.ndarray,
@@ -646,7 +638,8 @@ def surface(name: str, shape: tuple[int, int], per_mm: float,
     else:  # glass: uniform and smooth, with one broad reflection
         angle = rng.uniform(0, np.pi)
         sweep = (x * np.cos(angle) + y * np.sin(angle)) / max(shape)
-        table = _bgr(rng, 0.08, 0.55) + (0.06 * np.sin(sweep * np.pi * 2))[..., None]
+        tone = rng.uniform(0.08, 0.55) * rng.uniform(0.85, 1.15, 3).astype(np.float32)
+        table = tone + (0.06 * np.sin(sweep * np.pi * 2))[..., None]
     return np.clip(table, 0, 1).astype(np.float32)
 
 
@@ -662,7 +655,7 @@ def _tilted_view(size: tuple[int, int], tilt: float, rng: np.random.Generator) -
     return k @ rotation @ np.linalg.inv(k)
 
 
-def _project(homography: np.ndarray, points: np.ndarray) -> np.ndarray:
+def project(homography: np.ndarray, points: np.ndarray) -> np.ndarray:
     return cv2.perspectiveTransform(np.asarray(points, np.float64).reshape(-1, 1, 2),
                                     homography).reshape(-1, 2)
 
@@ -681,7 +674,7 @@ def _camera(points: np.ndarray, size: tuple[int, int], look: Look, fill: float,
 
     flat = framing(points, frame / 2)  # seen from straight above, centred
     view = _tilted_view(size, look.tilt, rng) @ flat
-    seen = _project(view, points)
+    seen = project(view, points)
     room = (frame - (seen.max(axis=0) - seen.min(axis=0)) * fill
             / float(np.max((seen.max(axis=0) - seen.min(axis=0)) / frame))) / 2
     return framing(seen, frame / 2 + rng.uniform(-0.7, 0.7, 2) * np.maximum(room, 0)) @ view
@@ -770,10 +763,10 @@ def render(items: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray]], look: Loo
     # The canvas is the table around the items at the frame's scale near them, wide enough to
     # fill the tilted frame (bounded: beyond that the table is mirrored).
     centre = points.mean(axis=0)
-    near = _project(camera, [centre, centre + (1, 0), centre + (0, 1)])
+    near = project(camera, [centre, centre + (1, 0), centre + (0, 1)])
     (ax, ay), (bx, by) = near[1] - near[0], near[2] - near[0]
     per_unit = float(np.sqrt(abs(ax * by - ay * bx)))  # the local scale: √ of the area ratio
-    seen_table = _project(np.linalg.inv(camera), [(0, 0), (frame_size[0], 0), frame_size,
+    seen_table = project(np.linalg.inv(camera), [(0, 0), (frame_size[0], 0), frame_size,
                                                   (0, frame_size[1])])
     limit = 0.9 * max(frame_size) / per_unit
     low = np.maximum(seen_table.min(axis=0), centre - limit)
@@ -784,7 +777,7 @@ def render(items: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray]], look: Loo
     canvas = surface(look.surface, canvas_size[::-1], per_unit / MM_PER_UNIT, rng)
     shadow = np.zeros(canvas.shape[:2], np.float32)
     for outline in outlines:
-        cv2.fillPoly(shadow, [np.round(_project(to_canvas, outline)).astype(np.int32)], 1.0)
+        cv2.fillPoly(shadow, [np.round(project(to_canvas, outline)).astype(np.int32)], 1.0)
     offset = rng.uniform(-1, 1, 2) * 1.5 * per_unit / MM_PER_UNIT
     shadow = cv2.warpAffine(shadow, np.float32([[1, 0, offset[0]], [0, 1, offset[1]]]),
                             canvas_size)
@@ -866,7 +859,7 @@ class FitPhoto:
         return self.layout.case
 
     def photo_outlines(self) -> list[np.ndarray]:
-        return [_project(self.homography, piece.outline()) for piece in self.layout.pieces]
+        return [project(self.homography, piece.outline()) for piece in self.layout.pieces]
 
 
 def _nudged(transform: np.ndarray, rng: np.random.Generator, about: np.ndarray) -> np.ndarray:
@@ -937,7 +930,7 @@ def fit_photo(names: Sequence[str], case: FitCase, seed: int,
 @dataclass(frozen=True)
 class CountLayout:
     picture: str
-    faults: tuple[str, ...]  # per cell, row by row: "right", or which of CUT_KINDS
+    faults: tuple[str, ...]  # per cell, row by row: "right", or which of FAULTS
     laid: tuple[Laid, ...]  # the pieces on the table, in the order they were laid
     slots: tuple[int, ...]  # the cell each laid piece lies in
     base: np.ndarray  # 2 × 3: the rectangle's picture → table
@@ -992,7 +985,7 @@ def _faults(bad: int, rng: np.random.Generator) -> list[str]:
     faults = ["right"] * (GRID * GRID)
     cells = [int(c) for c in rng.permutation(GRID * GRID)[:bad]]
     while cells:
-        kind = str(rng.choice(CUT_KINDS if len(cells) >= 2 else CUT_KINDS[:1] + CUT_KINDS[2:]))
+        kind = str(rng.choice(FAULTS if len(cells) >= 2 else FAULTS[:1] + FAULTS[2:]))
         for _ in range(2 if kind == "swapped" else 1):
             faults[cells.pop()] = kind
     return faults
@@ -1070,4 +1063,4 @@ def cover_photo(name: str, seed: int) -> tuple[bytes, np.ndarray]:
     scene = render([(cover, outline, transform)], look, rng, fill=rng.uniform(0.7, 0.85))
     corners = np.array([(margin, margin), (margin + width, margin),
                         (margin + width, margin + height), (margin, margin + height)], float)
-    return scene.jpeg, _project(scene.homography, apply(transform, corners)).astype(np.float32)
+    return scene.jpeg, project(scene.homography, apply(transform, corners)).astype(np.float32)

@@ -26,6 +26,7 @@ from tests.vision.render_jigsaw_unseen import (
     cut_picture,
     fit_layout,
     fit_photo,
+    mask_of,
     neighbour,
     overlap,
     picture,
@@ -37,19 +38,13 @@ SMALL = (800, 600)  # small photos keep the rendering tests fast
 seeds = st.integers(0, 2**32 - 1)
 
 
-def _mask(outline: np.ndarray, origin: np.ndarray, size: tuple[int, int]) -> np.ndarray:
-    mask = np.zeros(size[::-1], np.uint8)
-    cv2.fillPoly(mask, [np.round((outline - origin) * 4).astype(np.int32)], 1, shift=2)
-    return mask
-
-
 def gap_between(a: np.ndarray, b: np.ndarray) -> float:
     """Shortest distance, in table units, from outline `a`'s area to outline `b`'s."""
     both = np.vstack([a, b])
     origin = both.min(axis=0) - 4
     size = tuple(int(v) for v in np.ceil(both.max(axis=0) - origin + 4))
-    outside_a = 1 - _mask(a, origin, size)
-    return float(cv2.distanceTransform(outside_a, cv2.DIST_L2, 5)[_mask(b, origin, size) > 0]
+    outside_a = 1 - mask_of(a, origin, size)
+    return float(cv2.distanceTransform(outside_a, cv2.DIST_L2, 5)[mask_of(b, origin, size) > 0]
                  .min())
 
 
@@ -88,7 +83,7 @@ def test_pieces_tile_the_picture_without_overlapping(seed):
     cut = cut_picture(*PICTURE_SIZE, np.random.default_rng(seed))
     cover = np.zeros((PICTURE_SIZE[1], PICTURE_SIZE[0]), np.int32)
     for outline in cut.outlines:
-        mask = _mask(outline, np.zeros(2), PICTURE_SIZE)
+        mask = mask_of(outline, np.zeros(2), PICTURE_SIZE)
         cover += cv2.erode(mask, np.ones((3, 3), np.uint8)).astype(np.int32)
     assert cover.max() == 1
     assert (cover == 1).mean() > 0.95  # all but a thin line along every cut
@@ -226,10 +221,10 @@ def test_count_photos_frame_the_rectangle_even_with_every_piece_missing():
     for bad, seed in ((0, 3), (16, 4)):
         photo = count_photo(UNSEEN_PICTURES, seed, SMALL, bad=bad)
         assert photo.right == 16 - bad
-        corners = render_jigsaw_unseen._project(photo.homography, photo.layout.rectangle())
+        corners = render_jigsaw_unseen.project(photo.homography, photo.layout.rectangle())
         assert np.all((corners >= 0) & (corners <= SMALL))
         for piece in photo.layout.laid:
-            outline = render_jigsaw_unseen._project(photo.homography, piece.outline())
+            outline = render_jigsaw_unseen.project(photo.homography, piece.outline())
             assert outline.min() >= 0 and np.all(outline.max(axis=0) <= SMALL)
 
 
