@@ -675,9 +675,9 @@ def _camera(points: np.ndarray, size: tuple[int, int], look: Look, fill: float,
     flat = framing(points, frame / 2)  # seen from straight above, centred
     view = _tilted_view(size, look.tilt, rng) @ flat
     seen = project(view, points)
-    room = (frame - (seen.max(axis=0) - seen.min(axis=0)) * fill
-            / float(np.max((seen.max(axis=0) - seen.min(axis=0)) / frame))) / 2
-    return framing(seen, frame / 2 + rng.uniform(-0.7, 0.7, 2) * np.maximum(room, 0)) @ view
+    extent = seen.max(axis=0) - seen.min(axis=0)
+    room = frame - extent * fill * float(np.min(frame / extent))  # the frame left around them
+    return framing(seen, frame / 2 + rng.uniform(-0.35, 0.35, 2) * room) @ view
 
 
 def _draw_piece(canvas: np.ndarray, image: np.ndarray, outline: np.ndarray,
