@@ -22,10 +22,8 @@ How it works, and why:
   tell (flat colour looks the same turned or moved), when its own cell is as good as anything
   and its seams with its neighbours are closed (a turned or moved piece does not interlock).
   Otherwise it is wrong: counting a wrong piece right would undercharge the player (T6).
-  A cell not read right is looked at again without the edge zones a neighbour that is not
-  right may reach into with a tab (another piece's content hid right pieces among wrong
-  ones); only a clear match counts there. Features vouch for a piece only where the mask sees
-  one: a piece the mask calls table must show its content.
+  Features vouch for a piece only where the mask sees one: a piece the mask calls table
+  must show its content.
 """
 
 from __future__ import annotations
@@ -379,9 +377,7 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
                 placed: set[int]) -> _Reading:
     """Read every cell with the picture laid on `corners` (work pixels). A cell is present
     where the piece mask covers its middle or features place its piece (`placed`), which is
-    then right unless its content contradicts it. A cell not read right is looked at again
-    without the edges where a neighbour that is not right may reach in with a tab: that tab
-    shows another piece's content there, which hid right pieces among wrong ones."""
+    then right unless its content contradicts it."""
     refs = cells.turned(bank)
     # Beyond the photo's edge nothing is seen: sampling repeats the edge pixels there, so the
     # masks get a frame of zeros (the piece mask: not piece; `seen`: not seen).
@@ -402,93 +398,43 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
     # table's, or the table sampled from pieces around a misplaced grid) must show its content
     vouched = {index for index in placed if coverage[index] >= PRESENT}
 
-    def scored(index: int, keep: np.ndarray | None = None) -> cells.Scores:
-        """The cell's Scores, its entry k the cell shifted by SHIFTS[k]; only samples where
-        `keep` is set count."""
+    def scored(index: int) -> cells.Scores:
+        """The cell's Scores, its entry k the cell shifted by SHIFTS[k]."""
         centre, x_side, y_side = axes[index]
         # a piece whose colours are the table's is lost by the mask; its features in the
         # cell's core place it all the same (neighbours' tabs do not reach the core)
         lost = coverage[index] < PRESENT and index in placed
         body = cells.bodies(work, seen if lost else compared, found.factor,
                             centre + SHIFTS @ np.stack([x_side, y_side]), [(x_side, y_side)])
-        if keep is not None:
-            body = cells.Body(body.colour, body.weight * keep)
         return cells.scores(body, refs)
 
     scores = [scored(index) for index in range(GRID * GRID)]
-    verdicts, mines, rivals = _judge(scores, present, visible, vouched, len(refs.cells))
-    again = {index: _without_tabs_of(index, verdicts) for index, verdict in enumerate(verdicts)
-             if verdict in ("wrong", "unsure") and present[index] and visible[index] >= SEEN}
-    for index, keep in again.items():
-        if keep is not None:
-            scores[index] = scored(index, keep)
-    # only a clear match counts on the smaller body: flat content on it looks like anything
-    second, second_mines, _ = _judge(scores, present, visible, vouched, len(refs.cells))
-    for index, keep in again.items():
-        if keep is not None and second[index] == "right":
-            verdicts[index], mines[index] = "right", second_mines[index]
+    verdicts, mines = _judge(scores, present, visible, vouched, len(refs.cells))
     fitness = UNLIKE * (GRID * GRID - sum(present)) + sum(min(mine, UNLIKE) for mine in mines)
-    # a border piece whose rival is a cell the picture itself hardly tells from its own (flat
-    # colour, turned or moved) is judged by its shape: its outer sides straight on the
-    # rectangle's border, then its seams as any flat piece's
-    twins = _twins(bank)
-    for index, verdict in enumerate(verdicts):
-        if verdict == "wrong" and present[index] and visible[index] >= SEEN \
-                and mines[index] <= LOOKS_LIKE and twins[index, rivals[index]] <= TWINS \
-                and _outer_sides_straight(found, corners, index):
-            verdicts[index] = "unsure"
     states = [_by_seams(found, corners, index, verdicts) if verdict == "unsure" else verdict
               for index, verdict in enumerate(verdicts)]
     return _Reading(corners, states, fitness, verdicts.count("right"))
 
 
-TAB_ALONG = 0.35  # how far from the middle of a cell's side a neighbour's tab may reach in
-TAB_DEPTH = 0.34  # and how deep (share of the cell's side)
-_SAMPLE_AT = (np.arange(cells.SAMPLES) + 0.5) / cells.SAMPLES * (1 - 2 * cells.MARGIN) \
-    + cells.MARGIN  # where each sample of a cell lies, as a share of its side
-
-
-def _without_tabs_of(index: int, verdicts: list[str]) -> np.ndarray | None:
-    """The cell's samples (S × S) without the edge zones a neighbour that is not read right
-    may reach into with a tab; None when every neighbour is right or missing (a missing one
-    shows table, which the piece mask leaves out already)."""
-    row, col = divmod(index, GRID)
-    keep = np.ones((cells.SAMPLES, cells.SAMPLES), np.float32)
-    along = np.abs(_SAMPLE_AT - 0.5) < TAB_ALONG
-    near, far = _SAMPLE_AT < TAB_DEPTH, _SAMPLE_AT > 1 - TAB_DEPTH
-    cut = False
-    for d_row, d_col, zone in ((-1, 0, np.outer(near, along)), (1, 0, np.outer(far, along)),
-                               (0, -1, np.outer(along, near)), (0, 1, np.outer(along, far))):
-        r, c = row + d_row, col + d_col
-        if 0 <= r < GRID and 0 <= c < GRID and verdicts[r * GRID + c] in ("wrong", "unsure"):
-            keep[zone] = 0
-            cut = True
-    return keep if cut else None
-
-
 def _judge(scores: list[cells.Scores], present: list[bool], visible: list[float],
-           vouched: set[int], candidates: int) -> tuple[list[str], list[float], list[int]]:
+           vouched: set[int], candidates: int) -> tuple[list[str], list[float]]:
     """Each cell's verdict ("missing", "right" (clearly), "wrong", or "unsure": content that
-    cannot tell), its distance to its own cell (0 when not compared) and the candidate (cell
-    and turn, vision.cells.turned) nearest but its own; a cell in `vouched` is right when it
-    looks like its own cell at all."""
+    cannot tell) and its distance to its own cell (0 when not compared); a cell in `vouched`
+    is right when it looks like its own cell at all."""
     gains = _gains(np.array([(s.picture_mean[0, i] + 4) / (s.photo_mean[0] + 4)
                              for i, s in enumerate(scores)]), present)
-    verdicts, mines, rivals = [], [], []
+    verdicts, mines = [], []
     for index, score in enumerate(scores):
         if visible[index] < SEEN or not present[index]:
             # out of the photo, it cannot be counted right
             verdicts.append("wrong" if visible[index] < SEEN else "missing")
             mines.append(0.0)
-            rivals.append(index)
             continue
         every = cells.distance(score, gains[index], np.arange(len(SHIFTS))[:, None],
                                np.arange(candidates)[None]).min(0)
         mine = float(every[index])
         mines.append(mine)
-        every[index] = np.inf
-        rivals.append(int(np.argmin(every)))
-        others = float(every[rivals[-1]])
+        others = float(np.delete(every, index).min())
         if mine <= LOOKS_LIKE and (index in vouched or (
                 mine + CLEARLY < others and mine < CLEAR_RATIO * others)):
             verdicts.append("right")
@@ -496,44 +442,7 @@ def _judge(scores: list[cells.Scores], present: list[bool], visible: list[float]
             verdicts.append("wrong")  # unlike its own cell, or not clearly its own
         else:
             verdicts.append("unsure")  # flat content looks the same turned or moved
-    return verdicts, mines, rivals
-
-
-TWINS = 0.06  # (vision.cells.distance) two picture cells this alike are told apart by shape only
-
-
-def _twins(bank: cells.Bank) -> np.ndarray:
-    """How like each picture cell (16) is every candidate (cell and turn, 64), in the picture
-    itself: the distance a perfect photo of the one would have to the other."""
-    own = cells.Body(bank.cells, np.ones(bank.cells.shape[:3], np.float32))
-    scored = cells.scores(own, cells.turned(bank))
-    count = GRID * GRID
-    turn, cell = np.ix_(np.arange(count), np.arange(4 * count))
-    return cells.distance(scored, cells.light(scored.photo_mean[turn],
-                                              scored.picture_mean[turn, cell]), turn, cell)
-
-
-STRAIGHT = 0.1  # share of a band along an outer side that may be off: a tab or blank takes more
-
-
-def _outer_sides_straight(found: Pieces, corners: np.ndarray, index: int) -> bool:
-    """Is the cell on the rectangle's border, and its piece straight along every outer side:
-    all piece just inside, no piece just outside (a turned or moved piece shows a tab or a
-    blank there)? False when a band leaves the photo (nothing seen cannot show it right)."""
-    row, col = divmod(index, GRID)
-    outer = [(d_row, d_col) for d_row, d_col in ((-1, 0), (1, 0), (0, -1), (0, 1))
-             if not (0 <= row + d_row < GRID and 0 <= col + d_col < GRID)]
-    if not outer:
-        return False
-    for d_row, d_col in outer:
-        middle = np.array([col + 0.5 + d_col / 2, row + 0.5 + d_row / 2])
-        along, out = np.array([abs(d_row), abs(d_col)]), np.array([d_col, d_row])
-        inside, seen_inside = _band(found, corners, middle, along, out, -0.25, -0.05)
-        outside, seen_outside = _band(found, corners, middle, along, out, 0.05, 0.25)
-        if not (seen_inside and seen_outside and inside.size and outside.size) \
-                or inside.mean() < 1 - STRAIGHT or outside.mean() > STRAIGHT:
-            return False
-    return True
+    return verdicts, mines
 
 
 def _by_seams(found: Pieces, corners: np.ndarray, index: int,
@@ -574,19 +483,9 @@ def _seam_closed(found: Pieces, corners: np.ndarray, cell: tuple[int, int],
     (row, col), (d_row, d_col) = cell, (neighbour[0] - cell[0], neighbour[1] - cell[1])
     middle = np.array([col + 0.5 + d_col / 2, row + 0.5 + d_row / 2])
     along, across = np.array([abs(d_row), abs(d_col)]), np.array([abs(d_col), abs(d_row)])
-    piece, _ = _band(found, corners, middle, along, across, -0.15, 0.15)
-    return not piece.size or 1 - piece.mean() <= HOLE
-
-
-def _band(found: Pieces, corners: np.ndarray, middle: np.ndarray, along: np.ndarray,
-          across: np.ndarray, near: float, far: float) -> tuple[np.ndarray, bool]:
-    """The piece mask's values in a band (grid units: 0.8 of a cell along `along` about
-    `middle`, from `near` to `far` along `across`), and whether all of it is in the photo."""
-    quad = [middle + a * 0.4 * along + b * across for a, b in ((-1, near), (1, near),
-                                                            (1, far), (-1, far))]
-    points = np.float32([bilinear(corners, x / GRID, y / GRID) for x, y in quad]) / found.factor
-    height, width = found.bare.shape
-    seen = points.min() >= 0 and bool(np.all(points.max(0) < (width - 1, height - 1)))
+    quad = [middle + a * 0.4 * along + b * 0.15 * across
+            for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    points = np.float32([bilinear(corners, x / GRID, y / GRID) for x, y in quad])
     band = np.zeros(found.bare.shape, np.uint8)
-    cv2.fillConvexPoly(band, np.int32(points), 1)
-    return found.bare[band > 0], seen
+    cv2.fillConvexPoly(band, np.int32(points / found.factor), 1)
+    return not band.any() or 1 - found.bare[band > 0].mean() <= HOLE

@@ -49,12 +49,13 @@ from vision.pictures import Picture, check_image
 from vision.pieces import Pair, Pieces, find_pieces, read_pair
 
 GRID = 4
-# The long side a photo is decoded no smaller than (vision.photo.decode_photo; None: whole). Both
-# checks work on the work size only (a 12 MP JPEG decoded at half size: the same held-out fit
-# results; held-out counts 21/40 exact against 19/40 decoded whole, no piece counted right
-# wrongly either way, and a tenth of a second less per photo).
+# The long side a photo is decoded no smaller than (vision.photo.decode_photo; None: whole). A fit
+# check needs only the work size (a 12 MP JPEG decoded at half size: the same held-out fit
+# results). A count is decoded whole: at half size its reading shifts by a pixel here and there,
+# which made no exact-count difference worth having (held-out 20/40 against 19/40) but made two
+# turned flat pieces read right on the independent renderer's photos (0 decoded whole).
 FIT_DECODE_SIDE: int | None = WORK_LONG_SIDE
-COUNT_DECODE_SIDE: int | None = WORK_LONG_SIDE
+COUNT_DECODE_SIDE: int | None = None
 COMPARE_CELL = 48  # pixels per cell side when comparing densely
 BLOCKS = 8  # blocks per cell side in the dense comparison
 SURE_INLIERS = 30  # this many similarity inliers in one cell place a piece without more proof

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.vision import render_jigsaw as render
-from vision import cells, count
+from vision import count
 from vision.jigsaw import count_pieces
 from vision.photo import decode_photo
 from vision.pictures import Picture, make_picture
@@ -135,65 +135,6 @@ def test_t6_a_flat_piece_with_no_neighbour_to_interlock_with_is_not_counted_righ
     verdicts = ["wrong"] * 16
     verdicts[5] = "unsure"
     assert count._by_seams(found, corners, 5, verdicts) == "wrong"
-
-
-def test_t6_a_second_look_leaves_out_only_the_tab_zones_of_neighbours_not_read_right():
-    verdicts = ["right"] * 16
-    assert count._without_tabs_of(5, verdicts) is None  # every neighbour interlocks rightly
-    verdicts[1], verdicts[6], verdicts[9] = "wrong", "unsure", "missing"
-    keep = count._without_tabs_of(5, verdicts)
-    samples = cells.SAMPLES
-    top, right = keep[: samples // 4, samples // 2], keep[samples // 2, -samples // 4:]
-    bottom, left = keep[-samples // 4:, samples // 2], keep[samples // 2, : samples // 4]
-    assert not top.any() and not right.any()  # a wrong or unsure neighbour's tab may be there
-    assert bottom.all() and left.all()  # a missing neighbour shows table (masked already)
-    assert keep[0, 0] == keep[0, -1] == keep[-1, 0] == keep[-1, -1] == 1  # corners: no tabs
-    assert keep[samples // 2, samples // 2] == 1  # nor the middle
-
-
-def _rectangle_on_table(margin: int = 100) -> tuple[np.ndarray, np.ndarray]:
-    """A 4 × 4 rectangle of 100-pixel cells, all piece, `margin` pixels from the photo's edge:
-    its bare mask and corners."""
-    side = 4 * CELL + 2 * margin
-    bare = np.zeros((side, side), np.uint8)
-    bare[margin:margin + 4 * CELL, margin:margin + 4 * CELL] = 1
-    corners = np.float64([[0, 0], [4, 0], [4, 4], [0, 4]]) * CELL + margin
-    return bare, corners
-
-
-def test_t6_a_border_piece_with_straight_outer_sides_has_the_shape_of_its_place():
-    bare, corners = _rectangle_on_table()
-    found = Pieces(bare, bare, 1.0, 0.0)
-    assert count._outer_sides_straight(found, corners, 0)  # a corner: two straight sides
-    assert count._outer_sides_straight(found, corners, 13)  # an edge: one
-    assert not count._outer_sides_straight(found, corners, 5)  # inside: shape says nothing
-
-
-@pytest.mark.parametrize("index", [0, 2, 7])
-def test_t6_a_tab_or_blank_on_the_rectangles_border_is_not_the_shape_of_its_place(index):
-    # a turned or moved piece brings its tabs and blanks to the border, where its place has none
-    bare, corners = _rectangle_on_table()
-    row, col = divmod(index, 4)
-    top = (100 + col * CELL + CELL // 2, 100)  # the middle of the cell's top or right side
-    right = (100 + 4 * CELL, 100 + row * CELL + CELL // 2)
-    tab, blank = bare.copy(), bare.copy()
-    cv2.circle(tab, top if row == 0 else right, 18, 1, -1)
-    cv2.circle(blank, top if row == 0 else right, 18, 0, -1)
-    for shaped in (tab, blank):
-        assert not count._outer_sides_straight(Pieces(shaped, shaped, 1.0, 0.0), corners, index)
-
-
-def test_t6_a_border_piece_running_off_the_photo_does_not_show_its_shape():
-    bare, corners = _rectangle_on_table(margin=10)  # the bands outside leave the photo
-    assert not count._outer_sides_straight(Pieces(bare, bare, 1.0, 0.0), corners, 0)
-
-
-def test_t6_cells_of_a_flat_picture_are_twins_and_those_of_a_photograph_are_not():
-    flat = np.full((300, 400, 3), (40, 160, 90), np.uint8)
-    assert np.all(count._twins(cells.bank(flat)) < count.TWINS)
-    twins = count._twins(cells.bank(render.picture("astronaut")))
-    assert np.all(np.diag(twins[:, :16]) < 0.01)  # a cell is its own twin, unturned
-    assert np.mean(twins >= count.TWINS) > 0.9
 
 
 # ---------------------------------------------------------------- rendered table photos
