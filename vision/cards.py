@@ -754,7 +754,7 @@ def _pair_misfit(first: Blob, second: Blob, loose: bool = False) -> float:
     if gap < -0.3:
         return math.inf
     shift = max(abs(y1 - y2), abs(y1 + h1 - y2 - h2)) / h
-    return max(shift / (0.4 if loose else 0.3), max(gap, 0) / (0.8 if loose else 0.6),
+    return max(shift / (0.5 if loose else 0.3), max(gap, 0) / (0.8 if loose else 0.6),
                (1 - min(h1, h2) / h) / (0.35 if loose else 0.2))
 
 

@@ -67,6 +67,13 @@ def test_a_lone_digit_with_an_unjoined_digit_like_blob_beside_it_is_crowded():
     assert grouped([one, two]) == [((1,), True), ((2,), True)]
 
 
+def test_the_pieces_of_a_digit_its_thin_ink_broke_are_crowded():
+    # Unseen seed 2029 (NotoSansDisplay-Regular, pale yellow, 19 px): a 6 broke into its left
+    # arc and its lower loop, the loop set half a height lower; the arc alone was read as a sure 1.
+    arc, loop = blob(24, 32, 4, 16, 1), blob(32, 39, 6, 13, 2)
+    assert grouped([arc, loop]) == [((1,), True), ((2,), True)]
+
+
 def test_a_lone_digit_beside_a_digit_the_frame_cut_is_crowded():
     # Seed 100105 (held-out Liberation Mono Bold Italic): a 12 turned 180°, its 1 cut by the
     # frame's edge, was read as a sure 2.
