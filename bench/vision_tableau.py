@@ -30,6 +30,7 @@ import resource  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 import tracemalloc  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import cv2  # noqa: E402
@@ -41,6 +42,8 @@ from tests.vision import render_jigsaw as render  # noqa: E402
 from vision.jigsaw import (  # noqa: E402
     COUNT_DECODE_SIDE,
     FIT_DECODE_SIDE,
+    FitVerdict,
+    PieceCount,
     check_fit,
     count_pieces,
 )
@@ -52,10 +55,12 @@ SETS = {"tune": (render.TUNE_PICTURES, render.TUNE_SURFACES, 0),
         "held-out": (render.HELD_OUT_PICTURES, render.HELD_OUT_SURFACES, 500_000)}
 
 
-def pictures_for(names: tuple[str, ...], seed: int) -> dict[str, Picture]:
+def pictures_for(names: tuple[str, ...], seed: int,
+                 cover_photo=render.cover_photo) -> dict[str, Picture]:
+    """Each picture as a user adds it: a box-cover photo rectified from its marked corners."""
     made = {}
     for offset, name in enumerate(names):
-        jpeg, corners = render.cover_photo(name, seed + offset)
+        jpeg, corners = cover_photo(name, seed + offset)
         made[name] = picture_from_cover(name, decode_photo(jpeg), corners)
     return made
 
@@ -106,6 +111,76 @@ def rate(part: int, whole: int) -> str:
     return f"{part / whole:6.1%} ({part}/{whole})" if whole else "   n/a"
 
 
+@dataclass
+class Tally:
+    """What a bench run gathers, fits then counts, on the clock: verdicts per case and count
+    outcomes (shared with bench/vision_tableau_unseen.py, which renders its photos otherwise)."""
+
+    clock: Clock
+    per_case: dict[str, collections.Counter] = field(
+        default_factory=lambda: collections.defaultdict(collections.Counter))
+    counts: collections.Counter = field(default_factory=collections.Counter)
+
+    def fit(self, jpeg: bytes, picture: Picture, case: str) -> tuple[FitVerdict, str]:
+        """Check one fit photo; its verdict and outcome (accept, reject or unsure)."""
+        verdict = self.clock.run(checked_fit, jpeg, picture)
+        outcome = ("unsure" if verdict.fit is None else "accept" if verdict.fit else "reject")
+        self.per_case[case][outcome] += 1
+        self.per_case[case]["reason-right"] += verdict.reason == render.EXPECTED_REASON[case]
+        return verdict, outcome
+
+    def count(self, jpeg: bytes, picture: Picture,
+              cells: tuple[str, ...]) -> tuple[PieceCount, int]:
+        """Count one rectangle against its true cells; the count and how many wrong or missing
+        pieces it counted right."""
+        count = self.clock.run(counted, jpeg, picture)
+        truth = tuple(cells.count(state) for state in ("right", "wrong", "missing"))
+        tally = self.counts
+        tally["photos"] += 1
+        tally["exact"] += count.right == truth[0]
+        tally["exact split"] += (count.right, count.wrong, count.missing) == truth
+        tally["unsure"] += not count.sure
+        # Wrong or missing pieces counted right: the player is undercharged (T6).
+        over = sum(got == "right" != true for got, true in zip(
+            (state for row in count.cells for state in row), cells, strict=True))
+        tally["over cells"] += over
+        tally["over photos"] += over > 0
+        return count, over
+
+    def print_figures(self) -> None:
+        per_case, counts = self.per_case, self.counts
+        fits = per_case["fit"]
+        non_fit = [c for c in render.FIT_CASES if c != "fit"]
+        non_total = sum(sum(per_case[c][o] for o in ("accept", "reject", "unsure"))
+                        for c in non_fit)
+        fit_total = sum(fits[o] for o in ("accept", "reject", "unsure"))
+        all_unsure = sum(per_case[c]["unsure"] for c in render.FIT_CASES)
+        rotated = per_case["rotated"]
+        print(f"false accepts (non-fit called fit):  "
+              f"{rate(sum(per_case[c]['accept'] for c in non_fit), non_total)}"
+              "   target <= 0.5%")
+        print(f"false accepts on rotated pieces:     "
+              f"{rate(rotated['accept'], sum(rotated[o] for o in ('accept', 'reject', 'unsure')))}"
+              "   target <= 0.1%")
+        print(f"true accepts (fit called fit):       {rate(fits['accept'], fit_total)}"
+              "   target >= 98%")
+        print(f"unsure (all fit photos):             {rate(all_unsure, non_total + fit_total)}"
+              "   target <= 3%")
+        print(f"exact counts (right, so 16 - right): {rate(counts['exact'], counts['photos'])}"
+              "   target >= 95%")
+        print(f"exact right/wrong/missing split:     "
+              f"{rate(counts['exact split'], counts['photos'])}")
+        print(f"counts with no rectangle placed:     {rate(counts['unsure'], counts['photos'])}")
+        print(f"over-counted right (T6 undercharge): "
+              f"{rate(counts['over photos'], counts['photos'])} of counts, "
+              f"{counts['over cells']} cells   target 0")
+        print("per case: accept / reject / unsure / reason as expected")
+        for case in render.FIT_CASES:
+            tally = per_case[case]
+            print(f"  {case:16s} {tally['accept']:4d} {tally['reject']:4d} {tally['unsure']:4d}"
+                  f" {tally['reason-right']:4d}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--set", choices=SETS, default="held-out")
@@ -122,78 +197,45 @@ def main() -> None:
     size = tuple(int(v) for v in arguments.size.split("x"))
     render_scale = min(1.0, 1400 / size[0])  # draw at about 1400 px wide, then resize
     pictures = pictures_for(names, base_seed)
-    clock = Clock(arguments.profile)
+    tally = Tally(Clock(arguments.profile))
     kept: dict[str, list[tuple[bytes, Picture]]] = {"fit": [], "count": []}
-    per_case: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     for index in range(arguments.fits):
         case = render.FIT_CASES[index % len(render.FIT_CASES)]
         photo = render.fit_photo(names, surfaces, case, base_seed + index, size, render_scale)
-        verdict = clock.run(checked_fit, photo.jpeg, pictures[photo.picture])
+        verdict, _ = tally.fit(photo.jpeg, pictures[photo.picture], case)
         if len(kept["fit"]) < MEMORY_PHOTOS:
             kept["fit"].append((photo.jpeg, pictures[photo.picture]))
-        outcome = ("unsure" if verdict.fit is None else "accept" if verdict.fit else "reject")
-        per_case[case][outcome] += 1
-        per_case[case]["reason-right"] += verdict.reason == render.EXPECTED_REASON[case]
         if arguments.verbose:
             print(f"fit {index:4d} {case:16s} {photo.picture:22s} -> {verdict.reason:18s} "
                   f"{verdict.confidence:.2f}", flush=True)
-    exact = exact_split = count_unsure = 0
-    over_cells = over_photos = 0  # wrong or missing pieces counted right: the player undercharged
     for index in range(arguments.counts):
         photo = render.count_photo(names, surfaces, base_seed + 100_000 + index, size,
                                    render_scale)
-        count = clock.run(counted, photo.jpeg, pictures[photo.picture])
+        count, _ = tally.count(photo.jpeg, pictures[photo.picture], photo.cells)
         if len(kept["count"]) < MEMORY_PHOTOS:
             kept["count"].append((photo.jpeg, pictures[photo.picture]))
-        exact += count.right == photo.right
-        exact_split += (count.right, count.wrong, count.missing) == (
-            photo.right, photo.wrong, photo.missing)
-        count_unsure += not count.sure
-        over = sum(got == "right" != truth for got, truth in zip(
-            (state for row in count.cells for state in row), photo.cells, strict=True))
-        over_cells, over_photos = over_cells + over, over_photos + (over > 0)
         if arguments.verbose:
             print(f"count {index:3d} {photo.picture:22s} truth r{photo.right:2d} "
                   f"w{photo.wrong:2d} m{photo.missing:2d} -> r{count.right:2d} "
                   f"w{count.wrong:2d} m{count.missing:2d}", flush=True)
-    fits = per_case["fit"]
-    non_fit = [c for c in render.FIT_CASES if c != "fit"]
-    non_total = sum(sum(per_case[c][o] for o in ("accept", "reject", "unsure")) for c in non_fit)
-    fit_total = sum(fits[o] for o in ("accept", "reject", "unsure"))
-    all_unsure = sum(per_case[c]["unsure"] for c in render.FIT_CASES)
-    rotated = per_case["rotated"]
     print(f"set: {arguments.set} ({', '.join(names)}; surfaces {', '.join(surfaces)}), "
           f"photos {size[0]}x{size[1]}, seed {base_seed}")
-    print(f"false accepts (non-fit called fit):  "
-          f"{rate(sum(per_case[c]['accept'] for c in non_fit), non_total)}   target <= 0.5%")
-    print(f"false accepts on rotated pieces:     "
-          f"{rate(rotated['accept'], sum(rotated[o] for o in ('accept', 'reject', 'unsure')))}"
-          "   target <= 0.1%")
-    print(f"true accepts (fit called fit):       {rate(fits['accept'], fit_total)}"
-          "   target >= 98%")
-    print(f"unsure (all fit photos):             {rate(all_unsure, non_total + fit_total)}"
-          "   target <= 3%")
-    print(f"exact counts (right, so 16 - right): {rate(exact, arguments.counts)}"
-          "   target >= 95%")
-    print(f"exact right/wrong/missing split:     {rate(exact_split, arguments.counts)}")
-    print(f"counts with no rectangle placed:     {rate(count_unsure, arguments.counts)}")
-    print(f"over-counted right (T6 undercharge): {rate(over_photos, arguments.counts)} of counts, "
-          f"{over_cells} cells   target 0")
-    print("per case: accept / reject / unsure / reason as expected")
-    for case in render.FIT_CASES:
-        counts = per_case[case]
-        print(f"  {case:16s} {counts['accept']:4d} {counts['reject']:4d} {counts['unsure']:4d}"
-              f" {counts['reason-right']:4d}")
-    print_times(clock, arguments.fits, arguments.counts)
+    tally.print_figures()
+    print_times(tally.clock, arguments.fits, arguments.counts)
+    print_memory(kept)
+    if tally.clock.profile:
+        print("CPU profile of the timed calls (cProfile, CPU clock), top 20 by own time:")
+        pstats.Stats(tally.clock.profile, stream=sys.stdout).sort_stats("tottime").print_stats(20)
+
+
+def print_memory(kept: dict[str, list[tuple[bytes, Picture]]]) -> None:
+    """Peak traced memory of a few photos of each kind, run again untimed, and the peak RSS."""
     peaks = {kind: max((traced_peak(run, *photo) for photo in kept[kind]), default=0)
              for kind, run in (("fit", checked_fit), ("count", counted))}
     print(f"peak traced memory, decode included (tracemalloc, {MEMORY_PHOTOS} photos each, "
           f"untimed): check_fit {peaks['fit'] / 2**20:.0f} MiB, count_pieces "
           f"{peaks['count'] / 2**20:.0f} MiB; peak resident size of the whole run "
           f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
-    if clock.profile:
-        print("CPU profile of the timed calls (cProfile, CPU clock), top 20 by own time:")
-        pstats.Stats(clock.profile, stream=sys.stdout).sort_stats("tottime").print_stats(20)
 
 
 def print_times(clock: Clock, fits: int, counts: int) -> None:

@@ -32,24 +32,26 @@ from vision.jigsaw import (
     ASPECT_SLACK,
     GRID,
     LOOKS_LIKE,
-    MIN_INLIERS,
     CellState,
     PieceCount,
-    _bilinear,
-    _hypotheses,
-    _Hypothesis,
-    _same_placement,
-    _Scene,
-    _scene,
+)
+from vision.matching import (
+    MIN_INLIERS,
+    Hypothesis,
+    Scene,
+    bilinear,
+    hypotheses,
+    photo_scene,
+    same_placement,
 )
 from vision.pictures import Picture, check_image
 from vision.pieces import (
     SEED,
     TABLE_COLOURS,
     Pieces,
-    _lab,
-    _ring,
     at_mask_size,
+    border_ring,
+    lab_of,
     read_rectangle,
     segment,
 )
@@ -64,7 +66,7 @@ def count_pieces(photo: np.ndarray, picture: Picture) -> PieceCount:
     undercharges the player (T6), a wrongly counted wrong one is easily corrected at the
     table."""
     check_image(photo)
-    scene = _scene(photo, picture)
+    scene = photo_scene(photo, picture)
     bank = cells.bank(picture.image)
     readings = [reading for group in _placements(scene, picture)
                 for reading in _read_placement(scene, picture, bank, group)]
@@ -99,13 +101,13 @@ def find_pieces_outside(work: np.ndarray, corners: np.ndarray) -> Pieces:
     """The pieces segmented from table colours sampled outside the rectangle at `corners` (work
     pixels), widened by WIDEN cells; from the photo's border ring when too little is left."""
     small, factor = at_mask_size(work)
-    lab = _lab(small)
+    lab = lab_of(small)
     centre = corners.mean(0)
     widened = centre + (corners - centre) * (1 + 2 * WIDEN / GRID)
     inside = np.zeros(small.shape[:2], np.uint8)
     cv2.fillConvexPoly(inside, np.int32(np.round(widened / factor)), 1)
     outside = lab[inside == 0]
-    table = outside if len(outside) >= LEAST_TABLE * inside.size else _ring(lab)
+    table = outside if len(outside) >= LEAST_TABLE * inside.size else border_ring(lab)
     return segment(lab, table[:: max(1, len(table) // 4000)], factor)
 
 
@@ -115,7 +117,7 @@ def find_pieces_on_ring(work: np.ndarray, picture: Picture) -> Pieces:
     photo: the rectangle running off the photo's edge (a flat picture's colour reaches from
     the edge to the middle; the table there shows only through missing pieces)."""
     small, factor = at_mask_size(work)
-    lab = _lab(small)
+    lab = lab_of(small)
     ring = np.zeros(small.shape[:2], bool)
     width = max(3, min(small.shape[:2]) // 25)
     ring[:width], ring[-width:], ring[:, :width], ring[:, -width:] = True, True, True, True
@@ -129,7 +131,7 @@ def find_pieces_on_ring(work: np.ndarray, picture: Picture) -> Pieces:
     height, width_ = small.shape[:2]
     middle = np.zeros(small.shape[:2], np.uint8)
     cv2.circle(middle, (width_ // 2, height // 2), int(MIDDLE * min(height, width_)), 1, -1)
-    painted = _lab(cv2.resize(picture.image, (128, 128), interpolation=cv2.INTER_AREA))
+    painted = lab_of(cv2.resize(picture.image, (128, 128), interpolation=cv2.INTER_AREA))
     suspect, keep = np.zeros(len(centres), bool), np.ones(len(centres), bool)
     for k, centre in enumerate(centres):
         suspect[k] = (np.linalg.norm(painted - centre, axis=-1) < LIKE_PICTURE).mean() \
@@ -195,8 +197,8 @@ def _straight_border(found: Pieces, corners: np.ndarray) -> np.ndarray:
     return rolled if agrees else corners
 
 
-def _read_placement(scene: _Scene, picture: Picture, bank: cells.Bank,
-                    agreeing: list[_Hypothesis]) -> list[_Reading]:
+def _read_placement(scene: Scene, picture: Picture, bank: cells.Bank,
+                    agreeing: list[Hypothesis]) -> list[_Reading]:
     """The cells read on the rectangle placed by pieces placed alike: the homography from their
     matches, and the straight border when that agrees (sharper, unless glare or a stray piece
     joins the outline: both are read); the table sampled around it."""
@@ -210,7 +212,7 @@ def _read_placement(scene: _Scene, picture: Picture, bank: cells.Bank,
             for corners in ([by_features] if snapped is by_features else [by_features, snapped])]
 
 
-def _placed_cells(scene: _Scene, picture: Picture, agreeing: list[_Hypothesis]) -> set[int]:
+def _placed_cells(scene: Scene, picture: Picture, agreeing: list[Hypothesis]) -> set[int]:
     """Cells whose piece its own transform places like the others, with enough matches in the
     cell's core. A piece placed like the others is right even where one homography for the
     whole rectangle is a few pixels off; only the core counts because the neighbours' tabs
@@ -230,7 +232,7 @@ def _placed_cells(scene: _Scene, picture: Picture, agreeing: list[_Hypothesis]) 
     return placed
 
 
-def _read_by_border(scene: _Scene, picture: Picture, bank: cells.Bank) -> list[_Reading]:
+def _read_by_border(scene: Scene, picture: Picture, bank: cells.Bank) -> list[_Reading]:
     """The cells read on the rectangle's straight outer border under each plausible turn (found
     in a first segmentation, then again with the table sampled around it)."""
     found = find_pieces_on_ring(scene.work, picture)
@@ -245,18 +247,18 @@ def _read_by_border(scene: _Scene, picture: Picture, bank: cells.Bank) -> list[_
             for corners in turns if _plausible_turn(corners, bank)]
 
 
-def _placements(scene: _Scene, picture: Picture) -> list[list[_Hypothesis]]:
+def _placements(scene: Scene, picture: Picture) -> list[list[Hypothesis]]:
     """Groups of pieces the features place alike, best supported first (each group's anchor
     first). Right pieces agree on one placement; a turned or moved piece has one of its own,
     though a few of them may happen to agree: the groups are read and the best reading wins."""
-    left = _hypotheses(scene, picture)
+    left = hypotheses(scene, picture)
     groups = []
     while left and len(groups) < PLACEMENTS:
-        support = [sum(other.inliers for other in left if _same_placement(h, other, picture))
+        support = [sum(other.inliers for other in left if same_placement(h, other, picture))
                    for h in left]
         anchor = left[int(np.argmax(support))]
         group = [anchor] + [h for h in left if h is not anchor
-                            and _same_placement(anchor, h, picture)]
+                            and same_placement(anchor, h, picture)]
         if len(group) < LEAST_AGREEING:
             break
         groups.append(group)
@@ -264,8 +266,8 @@ def _placements(scene: _Scene, picture: Picture) -> list[list[_Hypothesis]]:
     return groups
 
 
-def _grid_transform(scene: _Scene, picture: Picture, agreeing: list[_Hypothesis],
-                    anchor: _Hypothesis) -> np.ndarray:
+def _grid_transform(scene: Scene, picture: Picture, agreeing: list[Hypothesis],
+                    anchor: Hypothesis) -> np.ndarray:
     """A homography for the whole rectangle from the matches each agreeing piece explains by
     its own transform, then grown: every match the homography predicts closely joins and it is
     fitted again (the camera tilt bends a large rectangle). The anchor's own transform when too
@@ -337,11 +339,11 @@ class _Reading:
 def _cell_axes(corners: np.ndarray, row: int, col: int) -> tuple[np.ndarray, np.ndarray,
                                                                   np.ndarray]:
     """The cell's centre and its x and y sides (work pixels) on the rectangle at `corners`."""
-    centre = _bilinear(corners, (col + 0.5) / GRID, (row + 0.5) / GRID)
-    x_side = (_bilinear(corners, (col + 1) / GRID, (row + 0.5) / GRID)
-              - _bilinear(corners, col / GRID, (row + 0.5) / GRID))
-    y_side = (_bilinear(corners, (col + 0.5) / GRID, (row + 1) / GRID)
-              - _bilinear(corners, (col + 0.5) / GRID, row / GRID))
+    centre = bilinear(corners, (col + 0.5) / GRID, (row + 0.5) / GRID)
+    x_side = (bilinear(corners, (col + 1) / GRID, (row + 0.5) / GRID)
+              - bilinear(corners, col / GRID, (row + 0.5) / GRID))
+    y_side = (bilinear(corners, (col + 0.5) / GRID, (row + 1) / GRID)
+              - bilinear(corners, (col + 0.5) / GRID, row / GRID))
     return centre, x_side, y_side
 
 
@@ -445,7 +447,7 @@ def _seam_closed(found: Pieces, corners: np.ndarray, cell: tuple[int, int],
     along, across = np.array([abs(d_row), abs(d_col)]), np.array([abs(d_col), abs(d_row)])
     quad = [middle + a * 0.4 * along + b * 0.15 * across
             for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
-    points = np.float32([_bilinear(corners, x / GRID, y / GRID) for x, y in quad])
+    points = np.float32([bilinear(corners, x / GRID, y / GRID) for x, y in quad])
     band = np.zeros(found.bare.shape, np.uint8)
     cv2.fillConvexPoly(band, np.int32(points / found.factor), 1)
     return not band.any() or 1 - found.bare[band > 0].mean() <= HOLE

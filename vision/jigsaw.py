@@ -14,7 +14,7 @@ How it works, and why:
 - When the outlines are not joined, SIFT features name the reason: matches are grouped by the
   picture cell they fall in and each cell gets its own RANSAC similarity (one transform per
   piece: a single transform can bend to cover two offset pieces), confirmed densely; features
-  are found on a CLAHE-equalised grey image (vision.pictures.feature_grey), only on and around
+  are found on a CLAHE-equalised grey image (vision.matching), only on and around
   the pieces' outlines (the table's texture gave most keypoints and most of the time). A SIFT
   "fit" the outlines do not confirm is "unsure".
 - Without a picture, the outlines' interlock and the continuity of colour across the seam are
@@ -34,11 +34,21 @@ import cv2
 import numpy as np
 
 from vision import cells
-from vision.pictures import Picture, check_image, feature_grey, sift
+from vision.matching import (
+    WORK_LONG_SIDE,
+    Hypothesis,
+    Scene,
+    bilinear,
+    cell_size,
+    hypotheses,
+    same_placement,
+    scene_of,
+    to_work,
+)
+from vision.pictures import Picture, check_image
 from vision.pieces import Pair, Pieces, find_pieces, read_pair
 
 GRID = 4
-WORK_LONG_SIDE = 1024  # the photo is searched at this size (SIFT on 12 MP takes seconds)
 # The long side a photo is decoded no smaller than (vision.photo.decode_photo; None: whole). A fit
 # check needs only the work size (a 12 MP JPEG decoded at half size: the same held-out fit
 # results); a count is decoded whole for now, as its reading was tuned: at half size the
@@ -48,10 +58,7 @@ FIT_DECODE_SIDE: int | None = WORK_LONG_SIDE
 COUNT_DECODE_SIDE: int | None = None
 COMPARE_CELL = 48  # pixels per cell side when comparing densely
 BLOCKS = 8  # blocks per cell side in the dense comparison
-MIN_INLIERS = 8
 SURE_INLIERS = 30  # this many similarity inliers in one cell place a piece without more proof
-RATIO = 0.8  # Lowe's ratio test
-MATCH_SEED = 7
 
 Reason = Literal["fit", "not-neighbours", "wrong-orientation", "not-full-side", "wrong-picture",
                  "unsure"]
@@ -84,120 +91,6 @@ class PieceCount:
     cells: tuple[tuple[CellState, ...], ...]  # [row][col]
     grid: tuple[tuple[float, float], ...] = ()  # photo corners of the 4 × 4 rectangle, if found
     sure: bool = True  # False when the rectangle could not be placed against the picture
-
-
-# ---------------------------------------------------------------- matching
-
-@dataclass(frozen=True, eq=False)
-class _Hypothesis:
-    """A piece of the picture at `cell` (row, col), placed by `transform` (3 × 3, picture
-    pixels to work-photo pixels), supported by `inliers` feature matches."""
-    cell: tuple[int, int]
-    transform: np.ndarray
-    inliers: int
-
-    @property
-    def angle(self) -> float:
-        return float(np.arctan2(self.transform[1, 0], self.transform[0, 0]))
-
-    @property
-    def scale(self) -> float:
-        return float(np.sqrt(abs(np.linalg.det(self.transform[:2, :2]))))
-
-
-@dataclass(frozen=True, eq=False)
-class _Scene:
-    """The photo prepared once: work-size image, features, matches to the picture."""
-    work: np.ndarray
-    factor: float  # photo pixels per work pixel
-    photo_points: np.ndarray  # matched points in the work photo
-    picture_points: np.ndarray  # the same matches in the picture
-    keypoints: np.ndarray  # every keypoint of the work photo
-
-
-def _to_work(photo: np.ndarray) -> tuple[np.ndarray, float]:
-    factor = max(photo.shape[:2]) / WORK_LONG_SIDE
-    if factor <= 1:
-        return photo, 1.0
-    return cv2.resize(photo, None, fx=1 / factor, fy=1 / factor,
-                      interpolation=cv2.INTER_AREA), factor
-
-
-def _scene(photo: np.ndarray, picture: Picture) -> _Scene:
-    work, factor = _to_work(photo)
-    return _scene_of(work, factor, picture, None)
-
-
-FEATURE_REACH = 8  # work pixels around the pieces' mask where features are still looked for
-FEATURE_MARGIN = 32  # and the image kept beyond that, so descriptors see what they saw whole
-
-
-def _features(work: np.ndarray, pieces: Pieces | None) -> tuple[np.ndarray, np.ndarray | None]:
-    """SIFT keypoint positions (work pixels) and descriptors, only on and around the pieces
-    when their mask is known: the table's own texture gave most keypoints and most of the time
-    (a cropped, masked search took a quarter of it), and its keypoints explain nothing."""
-    grey = feature_grey(work)  # equalised whole: CLAHE tiles follow the image's size
-    if pieces is None or not pieces.area:
-        keypoints, descriptors = sift(5000).detectAndCompute(grey, None)
-        return np.float32([k.pt for k in keypoints]).reshape(-1, 2), descriptors
-    reach = cv2.resize(pieces.mask, (work.shape[1], work.shape[0]),
-                       interpolation=cv2.INTER_NEAREST)
-    reach = cv2.dilate(reach, np.ones((2 * FEATURE_REACH + 1,) * 2, np.uint8)) * 255
-    x, y, width, height = cv2.boundingRect(reach)
-    left, top = max(0, x - FEATURE_MARGIN), max(0, y - FEATURE_MARGIN)
-    right = min(work.shape[1], x + width + FEATURE_MARGIN)
-    bottom = min(work.shape[0], y + height + FEATURE_MARGIN)
-    keypoints, descriptors = sift(5000).detectAndCompute(grey[top:bottom, left:right],
-                                                         reach[top:bottom, left:right])
-    points = np.float32([k.pt for k in keypoints]).reshape(-1, 2) + np.float32([left, top])
-    return points, descriptors
-
-
-def _scene_of(work: np.ndarray, factor: float, picture: Picture,
-              pieces: Pieces | None) -> _Scene:
-    """The scene of a work-size photo; features only around `pieces` when given."""
-    points, descriptors = _features(work, pieces)
-    empty = np.zeros((0, 2), np.float32)
-    if descriptors is None or len(picture.descriptors) < 2 or len(points) < 2:
-        return _Scene(work, factor, empty, empty, points)
-    # FLANN's random kd-trees draw from OpenCV's RNG: seeded, the same photo always gets the
-    # same matches and so the same verdict (unseeded, a retake of nothing flipped fit/unsure).
-    cv2.setRNGSeed(MATCH_SEED)
-    matcher = cv2.FlannBasedMatcher({"algorithm": 1, "trees": 4}, {"checks": 48})
-    pairs = matcher.knnMatch(descriptors.astype(np.float32), picture.descriptors, k=2)
-    good = [p[0] for p in pairs if len(p) == 2 and p[0].distance < RATIO * p[1].distance]
-    photo_points = np.float32([points[m.queryIdx] for m in good]).reshape(-1, 2)
-    picture_points = np.float32([picture.points[m.trainIdx] for m in good]).reshape(-1, 2)
-    return _Scene(work, factor, photo_points, picture_points, points)
-
-
-def _cell_size(picture: Picture) -> np.ndarray:
-    return np.array(picture.size, np.float64) / GRID
-
-
-def _hypotheses(scene: _Scene, picture: Picture) -> list[_Hypothesis]:
-    """One RANSAC similarity per picture cell, from the matches in and around that cell."""
-    cell = _cell_size(picture)
-    found = []
-    for row in range(GRID):
-        for col in range(GRID):
-            low = (np.array([col, row]) - 0.3) * cell
-            high = (np.array([col, row]) + 1.3) * cell
-            near = np.all((scene.picture_points >= low) & (scene.picture_points <= high), axis=1)
-            if near.sum() < MIN_INLIERS:
-                continue
-            affine, inliers = cv2.estimateAffinePartial2D(
-                scene.picture_points[near], scene.photo_points[near], method=cv2.RANSAC,
-                ransacReprojThreshold=4.0, maxIters=800, confidence=0.995)
-            if affine is None:
-                continue
-            inside = scene.picture_points[near][inliers.ravel() == 1]
-            in_cell = np.all((inside >= np.array([col, row]) * cell)
-                             & (inside <= np.array([col + 1, row + 1]) * cell), axis=1)
-            if len(inside) >= MIN_INLIERS and in_cell.sum() >= MIN_INLIERS * 0.6:
-                found.append(_Hypothesis((row, col), np.vstack([affine, [0, 0, 1]]),
-                                         len(inside)))
-    return found
 
 
 # ---------------------------------------------------------------- dense comparison
@@ -233,7 +126,7 @@ def _table_colours(work: np.ndarray) -> np.ndarray:
     return centres
 
 
-def _compare(scene: _Scene, picture: Picture, small: np.ndarray, transform: np.ndarray,
+def _compare(scene: Scene, picture: Picture, small: np.ndarray, transform: np.ndarray,
              gain_cell: tuple[int, int], table: np.ndarray) -> _Comparison:
     """Sample the photo into the picture frame with `transform` and compare block by block,
     after matching the light to the picture on `gain_cell` (the piece the transform came from).
@@ -312,8 +205,8 @@ def _piece_confirmed(comparison: _Comparison, cell: tuple[int, int]) -> bool:
     return bool(agree.mean() >= 0.8)
 
 
-def _piece_present(scene: _Scene, picture: Picture, small: np.ndarray, table: np.ndarray,
-                   piece: _Hypothesis) -> bool:
+def _piece_present(scene: Scene, picture: Picture, small: np.ndarray, table: np.ndarray,
+                   piece: Hypothesis) -> bool:
     """Is the piece of the hypothesis really there? Many RANSAC inliers inside one cell do not
     happen by chance; below that, the dense comparison under the piece's own refitted transform
     decides. (A fit still needs the seam check: this only says where one piece lies.)"""
@@ -328,20 +221,11 @@ def _piece_present(scene: _Scene, picture: Picture, small: np.ndarray, table: np
 
 def _outline(transform: np.ndarray, cell: tuple[int, int], picture: Picture,
              factor: float) -> Outline:
-    size = _cell_size(picture)
+    size = cell_size(picture)
     row, col = cell
     corners = np.float64([[col, row], [col + 1, row], [col + 1, row + 1], [col, row + 1]]) * size
     photo = cv2.perspectiveTransform(corners[None], transform)[0] * factor
     return Outline(cell, tuple((float(x), float(y)) for x, y in photo))
-
-
-def _same_placement(a: _Hypothesis, b: _Hypothesis, picture: Picture) -> bool:
-    """Do both transforms put b's cell at the same place in the photo, the same way round?"""
-    centre = (np.array([b.cell[1], b.cell[0]]) + 0.5) * _cell_size(picture)
-    where = [cv2.perspectiveTransform(centre[None, None], h.transform)[0, 0] for h in (a, b)]
-    turn = abs((a.angle - b.angle + np.pi) % (2 * np.pi) - np.pi)
-    return bool(np.linalg.norm(where[0] - where[1]) < 0.08 * a.scale * _cell_size(picture).min()
-                and turn < np.radians(6))
 
 
 def _seam_blocks(first: tuple[int, int], second: tuple[int, int]) -> np.ndarray:
@@ -384,11 +268,11 @@ def _seam_check(comparison: _Comparison, first: tuple[int, int],
     return None, 0.0
 
 
-def _refined(scene: _Scene, picture: Picture, piece: _Hypothesis,
+def _refined(scene: Scene, picture: Picture, piece: Hypothesis,
              cells: list[tuple[int, int]]) -> np.ndarray:
     """The piece's transform refitted (affine) on every match over `cells` that it explains:
     extrapolating one piece's transform to its neighbour is a few pixels off under tilt."""
-    cell = _cell_size(picture)
+    cell = cell_size(picture)
     relative = scene.picture_points[:, None, :] / cell - np.float64(
         [[c, r] for r, c in cells])[None]
     near = np.any(np.all((relative > -0.3) & (relative < 1.3), axis=2), axis=1)
@@ -410,7 +294,7 @@ def check_fit(photo: np.ndarray, picture: Picture | None) -> FitVerdict:
     neighbours, the right way round, and from it: densely, cell by cell, so pieces with little
     texture are judged too. Feature matching names what is wrong when they are not joined."""
     check_image(photo)
-    work, factor = _to_work(photo)
+    work, factor = to_work(photo)
     found = find_pieces(work)
     pair = read_pair(found) if found.area else None
     joined = _joined(pair)
@@ -421,7 +305,7 @@ def check_fit(photo: np.ndarray, picture: Picture | None) -> FitVerdict:
         verdict = placed.verdict(_body_outlines(pair, placed, factor))
         if verdict.reason != "unsure":
             return verdict
-    by_features = _check_fit_by_features(_scene_of(work, factor, picture, found), picture)
+    by_features = _check_fit_by_features(scene_of(work, factor, picture, found), picture)
     if joined is False and by_features.fit is not True:
         if by_features.fit is False:
             return by_features
@@ -451,9 +335,9 @@ def _joined(pair: Pair | None) -> bool | None:
     return None
 
 
-def _check_fit_by_features(scene: _Scene, picture: Picture) -> FitVerdict:
+def _check_fit_by_features(scene: Scene, picture: Picture) -> FitVerdict:
     """The pieces placed by SIFT matches, one transform per piece, each confirmed densely."""
-    found = _hypotheses(scene, picture)
+    found = hypotheses(scene, picture)
     if not found:
         return FitVerdict(None, "unsure", 0.0, False)
     small = _small(picture)
@@ -623,16 +507,16 @@ def _body_outlines(pair: Pair, placed: _PairPlacement, factor: float) -> tuple[O
     return tuple(outlines)
 
 
-def _why_not(scene: _Scene, picture: Picture, pieces: list[_Hypothesis], undecided: bool,
+def _why_not(scene: Scene, picture: Picture, pieces: list[Hypothesis], undecided: bool,
              outline) -> FitVerdict:
     """No confirmed fit: name what is wrong from the two pieces found, or say unsure."""
     first = pieces[0]
-    cell_px = first.scale * _cell_size(picture).min()
+    cell_px = first.scale * cell_size(picture).min()
     centre = lambda h: cv2.perspectiveTransform(  # noqa: E731
-        ((np.array([h.cell[1], h.cell[0]]) + 0.5) * _cell_size(picture))[None, None],
+        ((np.array([h.cell[1], h.cell[0]]) + 0.5) * cell_size(picture))[None, None],
         h.transform)[0, 0]
     others = [h for h in pieces[1:] if np.linalg.norm(centre(h) - centre(first)) > 0.6 * cell_px
-              and not _same_placement(first, h, picture)]
+              and not same_placement(first, h, picture)]
     if others:
         second = others[0]
         rows, cols = (abs(first.cell[i] - second.cell[i]) for i in (0, 1))
@@ -657,13 +541,13 @@ def _why_not(scene: _Scene, picture: Picture, pieces: list[_Hypothesis], undecid
     return FitVerdict(None, "unsure", 0.0, False, (outline(first),))
 
 
-def _inside_cell(points: np.ndarray, piece: _Hypothesis, picture: Picture) -> np.ndarray:
+def _inside_cell(points: np.ndarray, piece: Hypothesis, picture: Picture) -> np.ndarray:
     """Which work-photo points fall on the piece's cell (with its tabs' margin)."""
     if len(points) == 0:
         return np.zeros(0, bool)
     back = cv2.perspectiveTransform(points[None].astype(np.float64),
                                     np.linalg.inv(piece.transform))[0]
-    relative = back / _cell_size(picture) - np.array([piece.cell[1], piece.cell[0]])
+    relative = back / cell_size(picture) - np.array([piece.cell[1], piece.cell[0]])
     return np.all((relative > -0.35) & (relative < 1.35), axis=1)
 
 
@@ -744,19 +628,13 @@ def annotate_count(photo: np.ndarray, count: PieceCount) -> np.ndarray:
         corners = np.float64(count.grid)
         for row in range(GRID):
             for col in range(GRID):
-                quad = [_bilinear(corners, (col + u) / GRID, (row + v) / GRID)
+                quad = [bilinear(corners, (col + u) / GRID, (row + v) / GRID)
                         for u, v in ((0.05, 0.05), (0.95, 0.05), (0.95, 0.95), (0.05, 0.95))]
                 colour = {"right": GREEN, "wrong": RED, "missing": AMBER}[count.cells[row][col]]
                 cv2.polylines(image, [np.int32(quad)], True, colour, thickness, cv2.LINE_AA)
     _label(image, f"right {count.right}, wrong {count.wrong}, missing {count.missing}",
            GREEN if count.right == GRID * GRID else RED)
     return image
-
-
-def _bilinear(corners: np.ndarray, u: float, v: float) -> np.ndarray:
-    top = corners[0] + (corners[1] - corners[0]) * u
-    bottom = corners[3] + (corners[2] - corners[3]) * u
-    return top + (bottom - top) * v
 
 
 def _label(image: np.ndarray, text: str, colour: tuple[int, int, int]) -> None:

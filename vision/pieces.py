@@ -44,12 +44,14 @@ class Pieces:
         return int(self.mask.sum())
 
 
-def _lab(image: np.ndarray) -> np.ndarray:
+def lab_of(image: np.ndarray) -> np.ndarray:
+    """The image in Lab, lightly blurred, lightness weighted down (uneven light)."""
     lab = cv2.cvtColor(cv2.GaussianBlur(image, (0, 0), 1.2), cv2.COLOR_BGR2Lab)
     return lab.astype(np.float32) * np.float32([LIGHTNESS_WEIGHT, 1, 1])
 
 
-def _ring(image: np.ndarray) -> np.ndarray:
+def border_ring(image: np.ndarray) -> np.ndarray:
+    """The pixels of a ring along the image's border (n × channels)."""
     height, width = image.shape[:2]
     ring = max(3, min(height, width) // 25)
     return np.concatenate([image[:ring].reshape(-1, 3), image[-ring:].reshape(-1, 3),
@@ -106,8 +108,8 @@ def find_pieces(work: np.ndarray, smallest: float = 0.002) -> Pieces:
     table's colours from the photo's border ring. Parts smaller than `smallest` of the frame
     are dropped as specks."""
     small, factor = at_mask_size(work)
-    lab = _lab(small)
-    border = _ring(lab)
+    lab = lab_of(small)
+    border = border_ring(lab)
     return segment(lab, border[:: max(1, len(border) // 3000)], factor, smallest)
 
 
@@ -121,7 +123,7 @@ def at_mask_size(work: np.ndarray) -> tuple[np.ndarray, float]:
 
 def segment(lab: np.ndarray, sample: np.ndarray, factor: float,
             smallest: float = 0.002) -> Pieces:
-    """The pieces of a photo at mask size (`lab`, from _lab), told from the table by the
+    """The pieces of a photo at mask size (`lab`, from lab_of), told from the table by the
     colours of `sample` (Lab pixels known to be table)."""
     cv2.setRNGSeed(SEED)
     _, labels, centres = cv2.kmeans(sample, TABLE_COLOURS, None,

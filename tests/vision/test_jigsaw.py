@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from tests.vision import render_jigsaw as render
-from vision import jigsaw
+from vision import matching
 from vision.jigsaw import annotate_count, annotate_fit, check_fit, count_pieces
 from vision.photo import decode_photo
 from vision.pictures import make_picture
@@ -64,13 +64,13 @@ def test_t4_a_gap_between_the_pieces_is_not_a_full_side(pictures):
 
 def test_features_are_looked_for_only_on_and_around_the_pieces():
     photo = render.fit_photo(TEXTURED, ("wood",), "gap", 0, SIZE, 1.0)
-    work, _ = jigsaw._to_work(decode_photo(photo.jpeg))
+    work, _ = matching.to_work(decode_photo(photo.jpeg))
     found = find_pieces(work)
-    near, _ = jigsaw._features(work, found)
-    everywhere, _ = jigsaw._features(work, None)
+    near, _ = matching.features(work, found)
+    everywhere, _ = matching.features(work, None)
     reach = cv2.resize(found.mask, (work.shape[1], work.shape[0]),
                        interpolation=cv2.INTER_NEAREST)
-    side = 2 * jigsaw.FEATURE_REACH + 3  # one pixel more each way: keypoints are subpixel
+    side = 2 * matching.FEATURE_REACH + 3  # one pixel more each way: keypoints are subpixel
     reach = cv2.dilate(reach, np.ones((side, side), np.uint8))
     columns, rows = np.int32(np.round(near)).T
     assert len(near) >= 50
