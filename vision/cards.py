@@ -22,6 +22,12 @@ The pipeline anchors on the big printed numerals, because card outlines fail whe
    flips a Plaza's legality; the verdict is then P5 on the cards read, with a warning that it
    may change. Readings whose card would not be mostly paper, regions that are not card-shaped
    and hold no sure card, and unsure readings in an ink between the deck's colours are table.
+   A region that is no lone card's outline may be a piece of its card (stripes or the table's
+   print cut it): its card's paper is judged beyond the region, and where a typical card box
+   around the numeral would reach over the table (decks print numerals up to half the card's
+   height), the card is the largest box that is paper up to its edge. A reading far smaller
+   than another, inside that one's card and of a number it may be, is its corner index: it
+   confirms a card, it is never one.
 5. Regions where nothing was read are read again with the card size taken from the cards read
    (one pack, one size): a lone card whose outline a picture or the table cut is found then, and
    on a Plaza a piece of a card that its own wide numeral cut in two. Last, where no card was
