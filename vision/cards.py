@@ -499,7 +499,8 @@ def _read_upright(normalised: np.ndarray, paper: np.ndarray, region: _Region, an
     reach = margin - (0 if margin == 4 else card_size[0] / 4)
     numerals = [numeral for numeral in numerals
                 if card_paper(*_card_box(numeral, card_size)) >= 0.75
-                and _inside(numeral.box, reach, size)]
+                and _inside(numeral.box, reach, size)
+                and (card_paper is paper_share or _room_for_a_digit(numeral, size))]
     found = [_card_from(numeral, upright, ink, labels, card_size, back, scale)
              for numeral in numerals]
     # Along the wrong axis the numerals lie sideways and are rejected, and what does read (a bar
@@ -508,6 +509,16 @@ def _read_upright(normalised: np.ndarray, paper: np.ndarray, region: _Region, an
     score = sum(_shape_odds(numeral) ** 2 * numeral.box[2] * numeral.box[3]
                 for numeral in numerals) - unread
     return found, score
+
+
+def _room_for_a_digit(numeral: _Numeral, size: tuple[int, int]) -> bool:
+    """Whether a 1 or a 2 has a digit's room beside it on both sides in a frame of `size`
+    (width, height): else it may be one digit of a 10, 11 or 12 whose other digit lies beyond
+    the frame, unseen, and a piece of a card read alone would be a wrong number."""
+    x, _, w, h = numeral.box
+    if int(np.argmax(_number_probabilities(numeral))) + 1 not in (1, 2):
+        return True
+    return x >= 0.8 * h and x + w <= size[0] - 0.8 * h
 
 
 def _inside(box: tuple[float, float, float, float], margin: float, size: tuple[int, int]

@@ -33,6 +33,7 @@ from vision.cards import (
     _Reading,
     _recolour_by_deck,
     _regions,
+    _room_for_a_digit,
     _settle_by_place,
     _settle_duplicates,
     _settle_on_grid,
@@ -589,3 +590,12 @@ def test_the_corner_indices_of_a_framed_deck_are_no_cards():
     assert greens <= {seen.card for seen in reading.cards}
     assert {seen.card for seen in reading.cards} <= {placed.card for placed in photo.cards}
     assert reading.unsure == ()
+
+
+@pytest.mark.parametrize(("number", "x", "room"), [(1, 2, False), (2, 70, False), (1, 40, True),
+                                                   (7, 2, True)])
+def test_a_1_or_2_at_a_pieces_edge_may_be_half_of_a_10_11_or_12(number, x, room):
+    # A piece of a card read beyond its frame: a 1 or 2 with no room for a digit beside it in
+    # the frame may be one digit of a two-digit number whose other digit lies beyond.
+    numeral = replace(sure_numeral(number, x, 10), box=(x, 10, 10, 30))
+    assert _room_for_a_digit(numeral, (82, 100)) is room
