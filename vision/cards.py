@@ -22,6 +22,12 @@ The pipeline anchors on the big printed numerals, because card outlines fail whe
    flips a Plaza's legality; the verdict is then P5 on the cards read, with a warning that it
    may change. Readings whose card would not be mostly paper, regions that are not card-shaped
    and hold no sure card, and unsure readings in an ink between the deck's colours are table.
+   A region that is no lone card's outline may be a piece of its card (stripes or the table's
+   print cut it): its card's paper is judged beyond the region, and where a typical card box
+   around the numeral would reach over the table (decks print numerals up to half the card's
+   height), the card is the largest box that is paper up to its edge. A reading far smaller
+   than another, inside that one's card and of a number it may be, is its corner index: it
+   confirms a card, it is never one.
 5. Regions where nothing was read are read again with the card size taken from the cards read
    (one pack, one size): a lone card whose outline a picture or the table cut is found then, and
    on a Plaza a piece of a card that its own wide numeral cut in two. Last, where no card was
@@ -56,6 +62,10 @@ SMALLEST_NUMERAL = 0.5  # a card's numeral is at least this share of its neighbo
 DECK_INK = 0.9  # a colour confidence from which a card's ink measures the deck's ink
 INK_CLEAR = 0.1  # an unsure reading whose ink colour confidence is lower is table, not card
 INK = 0.38  # darker than this share of the paper white, in some channel, is ink
+# A card's width in its numeral's heights: decks print numerals from about half the card's
+# height (width 1.5 heights) to a quarter of it; typically a third (2.2 heights).
+SMALLEST_CARD, TYPICAL_CARD = 1.5, 2.2
+INDEX_SMALLER = 2.0  # a corner index is at most this many times smaller than its card's numeral
 REJECT = 24  # classifier class for "not a numeral"; classes 2k, 2k+1 are number k+1 up, down
 # A glyph narrower than this share of its height is a 1 (or no digit): the narrowest other digit
 # in 113 typefaces, a condensed face's, is 0.46 as wide as tall; a tilted camera takes up to a
@@ -215,6 +225,7 @@ def _read_cards(image: np.ndarray, on_plaza: bool
     # A lone card whose outline is lost (a picture or the table's edge cuts its paper) has only
     # its numeral to size it by, which varies between decks; the cards already read are the same
     # pack, so their width sizes it better, and its paper can then be checked.
+    found = _without_indices(found)  # before the pack's card width is taken from them
     widths = [math.dist(*reading.item.corners[:2]) * scale for reading in found
               if isinstance(reading.item, SeenCard)]
     if len(widths) >= 2:
@@ -224,7 +235,7 @@ def _read_cards(image: np.ndarray, on_plaza: bool
             if w * h >= 0.1 * width * width * CARD_ASPECT:  # a piece of a card, at least
                 found += _read_region(normalised, paper, region, scale, on_plaza, width, axis)
     found += _read_off_white(small, normalised, edges_free, found, scale, on_plaza, axis)
-    found = _recolour_by_deck(found)
+    found = _recolour_by_deck(_without_indices(found))
     if on_plaza:
         found = _settle_on_grid(found)
     found = _alike_in_size(found)
@@ -234,6 +245,25 @@ def _read_cards(image: np.ndarray, on_plaza: bool
     found = [reading for reading in found
              if isinstance(reading.item, SeenCard) or reading.colour_confidence >= INK_CLEAR]
     return _settle_duplicates(found)
+
+
+def _without_indices(found: list[_Reading]) -> list[_Reading]:
+    """A corner index repeats its card's numeral, small, near the card's corner: it is no card.
+    A region can hold an index alone (a frame printed round the card cuts off its corners), and
+    read so it would be an extra card, or hide its own card's reading as the same place. So a
+    reading whose numeral is far smaller than another's, inside that one's card, and of a
+    number that one may be, is dropped. (Cards lie side by side: a real card is never inside
+    another's box; and a pattern of the table read as a large numeral hides no card.)"""
+    kept = []
+    for reading in found:
+        centre = tuple(float(v) for v in reading.frame.mean(axis=0))
+        number = int(np.argmax(_number_odds(reading.probabilities)))
+        if not any(other.glyph >= INDEX_SMALLER * reading.glyph
+                   and _number_odds(other.probabilities)[number] >= 0.2
+                   and cv2.pointPolygonTest(other.frame.astype(np.float32), centre, False) >= 0
+                   for other in found):
+            kept.append(reading)
+    return kept
 
 
 def _alike_in_size(found: list[_Reading]) -> list[_Reading]:
@@ -453,7 +483,17 @@ def _read_upright(normalised: np.ndarray, paper: np.ndarray, region: _Region, an
     if not numerals:
         return [], 0.0
     back = cv2.invertAffineTransform(turn)
-    card_size = _card_size(numerals, region.card_shaped, (w, h), card_width)
+    # On the first look, a region that is no lone card's outline can be a piece of its card (a
+    # pattern or the table's print cut it), whose card box reaches past the frame: its paper is
+    # judged in the photo, beyond the frame too. A lone card's outline is the card; and on the
+    # look again with the pack's card width, pieces left are mostly fragments of numerals (an
+    # index, a digit of 11) beside a card read: both are judged in their frame alone.
+    tallest = max(numeral.box[3] for numeral in numerals)
+    card_paper = paper_share if card_width or region.card_shaped else \
+        _PaperShare(*_beyond_frame(paper, from_half, size, ink_mask,
+                                   tallest * TYPICAL_CARD * CARD_ASPECT))
+    card_size = _card_size(numerals, region.card_shaped, (w, h), card_width) \
+        or _card_size_from_paper(numerals, card_paper, region.card_shaped)
     numerals = [_orient_by_index(numeral, ink, ink_mask, card_size) for numeral in numerals]
     if on_plaza:  # cards in a hand lie anywhere
         numerals = _settle_by_place(numerals, card_size)
@@ -462,8 +502,9 @@ def _read_upright(normalised: np.ndarray, paper: np.ndarray, region: _Region, an
     # quarter card): further out it is the next card's, perhaps cut short by the frame.
     reach = margin - (0 if margin == 4 else card_size[0] / 4)
     numerals = [numeral for numeral in numerals
-                if paper_share(*_card_box(numeral, card_size)) >= 0.75
-                and _inside(numeral.box, reach, size)]
+                if card_paper(*_card_box(numeral, card_size)) >= 0.75
+                and _inside(numeral.box, reach, size)
+                and (card_paper is paper_share or _room_for_a_digit(numeral, size))]
     found = [_card_from(numeral, upright, ink, labels, card_size, back, scale)
              for numeral in numerals]
     # Along the wrong axis the numerals lie sideways and are rejected, and what does read (a bar
@@ -472,6 +513,16 @@ def _read_upright(normalised: np.ndarray, paper: np.ndarray, region: _Region, an
     score = sum(_shape_odds(numeral) ** 2 * numeral.box[2] * numeral.box[3]
                 for numeral in numerals) - unread
     return found, score
+
+
+def _room_for_a_digit(numeral: _Numeral, size: tuple[int, int]) -> bool:
+    """Whether a 1 or a 2 has a digit's room beside it on both sides in a frame of `size`
+    (width, height): else it may be one digit of a 10, 11 or 12 whose other digit lies beyond
+    the frame, unseen, and a piece of a card read alone would be a wrong number."""
+    x, _, w, h = numeral.box
+    if int(np.argmax(_number_probabilities(numeral))) + 1 not in (1, 2):
+        return True
+    return x >= 0.8 * h and x + w <= size[0] - 0.8 * h
 
 
 def _inside(box: tuple[float, float, float, float], margin: float, size: tuple[int, int]
@@ -487,16 +538,31 @@ def _shape_odds(numeral: _Numeral) -> float:
     return float(max(odds.max(), odds[5] + odds[8]))
 
 
-class _PaperShare:
-    """How much of a box (outside the frame counts as table) is paper, ink not counted."""
+def _beyond_frame(paper: np.ndarray, from_half: np.ndarray, size: tuple[int, int],
+                  ink_mask: np.ndarray, card_height: float) -> tuple[np.ndarray, np.ndarray, int]:
+    """The paper mask (half size) warped into a frame of `size` grown by half a card on every
+    side, the frame's ink mask padded alike, and that padding."""
+    pad = int(card_height / 2) + 1
+    grown = from_half.copy()
+    grown[:, 2] += pad
+    paper_up = cv2.warpAffine(paper, grown, (size[0] + 2 * pad, size[1] + 2 * pad),
+                              flags=cv2.INTER_NEAREST)
+    return paper_up, np.pad(ink_mask, pad), pad
 
-    def __init__(self, paper: np.ndarray, ink_mask: np.ndarray) -> None:
+
+class _PaperShare:
+    """How much of a box (frame coordinates; outside the mask counts as table) is paper, ink not
+    counted. The masks may reach `pad` pixels beyond the frame on every side."""
+
+    def __init__(self, paper: np.ndarray, ink_mask: np.ndarray, pad: int = 0) -> None:
         self.height, self.width = paper.shape
         self.paper = cv2.integral(paper)
         self.ink = cv2.integral(ink_mask)
+        self.pad = pad
 
     def __call__(self, x0: float, y0: float, x1: float, y1: float) -> float:
         box = max(1.0, (y1 - y0) * (x1 - x0))
+        x0, y0, x1, y1 = x0 + self.pad, y0 + self.pad, x1 + self.pad, y1 + self.pad
         x0, y0 = int(np.clip(x0, 0, self.width)), int(np.clip(y0, 0, self.height))
         x1, y1 = int(np.clip(x1, 0, self.width)), int(np.clip(y1, 0, self.height))
         papers = self.paper[y1, x1] - self.paper[y0, x1] - self.paper[y1, x0] + self.paper[y0, x0]
@@ -768,9 +834,10 @@ def _union(blobs: list[Blob]) -> tuple[float, float, float, float]:
 
 
 def _card_size(numerals: list[_Numeral], card_shaped: bool, region_size: tuple[float, float],
-               card_width: float | None) -> tuple[float, float]:
+               card_width: float | None) -> tuple[float, float] | None:
     """Card width and height in the upright frame: a lone card's own outline, else the spacing
-    of neighbours in a row (cards in a Plaza row touch), else a typical numeral-to-card ratio."""
+    of neighbours in a row (cards in a Plaza row touch), else the pack's card width (from the
+    cards read), else None."""
     if card_shaped and len(numerals) == 1 and region_size[1] > region_size[0]:
         return region_size
     centres = np.array([(x + w / 2, y + h / 2, h) for x, y, w, h in
@@ -782,9 +849,45 @@ def _card_size(numerals: list[_Numeral], card_shaped: bool, region_size: tuple[f
         dx = dx[(dx > 1.2 * h) & (dx < 4.0 * h)]
         if dx.size:
             spacings.append(dx.min())
-    width = float(np.median(spacings)) if spacings else \
-        card_width or 2.2 * float(np.median(centres[:, 2]))
+    width = float(np.median(spacings)) if spacings else card_width
+    return (width, width * CARD_ASPECT) if width else None
+
+
+def _card_size_from_paper(numerals: list[_Numeral], card_paper: _PaperShare,
+                          card_shaped: bool) -> tuple[float, float]:
+    """Card width and height when neither an outline nor neighbours tell them: a typical card
+    for its numeral; but on a piece of paper (a pattern or the table's print cut the card) whose
+    typical box is not mostly paper, the largest smaller box that is, where the paper ends just
+    beyond it: the card's edge (decks print numerals up to half the card's height). A box inside
+    the paper (a fragment of a numeral, an index) is no card. Never larger than typical: paper
+    beyond a card (the next card, a pale table) would swell it over its neighbours. In a lone
+    card's outline, typical: its fragments would fit a small card there."""
+    widths = []
+    for numeral in numerals:
+        x, y, w, h = numeral.box
+        centre = (x + w / 2, y + h / 2)
+        smaller = [] if card_shaped else np.linspace(TYPICAL_CARD, SMALLEST_CARD, 8)[1:] * h
+        widths.append(next((width for width in smaller
+                            if _box_paper(card_paper, centre, width) >= 0.75
+                            and _paper_ends_at(card_paper, centre, width)), TYPICAL_CARD * h))
+    width = float(np.median(widths))
     return width, width * CARD_ASPECT
+
+
+def _box_paper(card_paper: _PaperShare, centre: tuple[float, float], width: float) -> float:
+    """The paper share of a card box of `width` centred at `centre`."""
+    cx, cy = centre
+    return card_paper(cx - width / 2, cy - width * CARD_ASPECT / 2,
+                      cx + width / 2, cy + width * CARD_ASPECT / 2)
+
+
+def _paper_ends_at(card_paper: _PaperShare, centre: tuple[float, float], width: float) -> bool:
+    """Whether the ring just around a card box (a few percent of the card wide) is mostly not
+    paper: the box's edge is the card's."""
+    outer = 1.15 * width
+    ring = (_box_paper(card_paper, centre, outer) * outer ** 2
+            - _box_paper(card_paper, centre, width) * width ** 2) / (outer ** 2 - width ** 2)
+    return ring < 0.5
 
 
 def _settle_by_place(numerals: list[_Numeral], card_size: tuple[float, float]

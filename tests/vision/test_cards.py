@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from companion.games.plaza_cards import COLOURS, Card, Colour, check_layout
 from companion.ui.plaza_photo import check_plaza_photo
+from tests.vision import render_plaza_unseen
 from tests.vision.render_plaza import render_photo, tuning_typefaces
 from vision.cards import (
     REJECT,
@@ -24,14 +25,19 @@ from vision.cards import (
     SeenCard,
     UnsureCard,
     _alike_in_size,
+    _card_size_from_paper,
     _judged,
     _Numeral,
     _orient_six_or_nine,
+    _PaperShare,
+    _Reading,
     _recolour_by_deck,
     _regions,
+    _room_for_a_digit,
     _settle_by_place,
     _settle_duplicates,
     _settle_on_grid,
+    _without_indices,
     annotate,
     classify_ink,
     read_hand,
@@ -471,3 +477,125 @@ def test_cli_hand_gives_the_total(tmp_path):
 def test_cli_refuses_wrong_arguments():
     assert run_cli("plaza").returncode != 0
     assert run_cli("plaza", "x.jpg", "--colour").returncode != 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Finding every card: corner indices, pieces of cards, decks with large numerals (issue 6)
+
+
+def index_of(card: _Reading, corner: int, glyph: float = 9.0):
+    """A reading of the corner index of `card`: its numeral, small, near that card corner."""
+    centre = card.frame.mean(axis=0)
+    spot = centre + 0.75 * (card.frame[corner] - centre)
+    return replace(placed(sure_numeral(card.item.card.number, 0, 0), 0, 0),
+                   frame=card.frame - centre + spot, glyph=glyph)
+
+
+def test_a_corner_index_read_on_its_own_is_no_card():
+    # A frame printed round the card can cut its corner off as a region of its own, where the
+    # index reads well: it confirms the card, it is never one (nor an extra card beside it).
+    card = replace(placed(sure_numeral(5, 0, 0), 0, 0), glyph=40.0)
+    indices = [index_of(card, corner) for corner in range(4)]
+    assert _without_indices([card, *indices]) == [card]
+    # And read before its card, it does not take the card's place.
+    cards, unsure = _settle_duplicates(_without_indices([*indices, card]))
+    assert [seen.card.number for seen in cards] == [5] and unsure == ()
+
+
+def test_small_numerals_beside_a_card_are_no_index_of_it():
+    # Far cards of a tilted photo are smaller, but never inside a nearer card.
+    near = replace(placed(sure_numeral(5, 0, 0), 0, 0), glyph=40.0)
+    far = replace(placed(sure_numeral(6, 0, 0), 1, 0), glyph=15.0)
+    assert _without_indices([near, far]) == [near, far]
+
+
+def test_a_large_reading_of_another_number_hides_no_card():
+    # A check of the tablecloth read as a huge 1 covers whole cards: an index repeats its
+    # card's number, so the 4 inside it is no index of it.
+    huge = placed(sure_numeral(1, 0, 0), 0, 0)
+    centre = huge.frame.mean(axis=0)
+    pattern = replace(huge, glyph=200.0, frame=(huge.frame - centre) * 4 + centre)
+    card = replace(placed(sure_numeral(4, 0, 0), 0, 0), glyph=40.0)
+    assert _without_indices([pattern, card]) == [pattern, card]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.floats(0, 360), st.lists(st.floats(20, 60), min_size=12, max_size=12))
+def test_cards_of_a_plaza_are_never_taken_for_indices(turn, glyphs):
+    # Whatever their numerals' sizes, cards lying side by side are all kept.
+    readings = [replace(placed(sure_numeral(n, 0, 0), n - 1, row, turn), glyph=glyphs[n - 1])
+                for n in range(1, 7) for row in (0, 1)]
+    assert _without_indices(readings) == readings
+
+
+def paper_around(card_width: int, numeral_height: int) -> tuple[_PaperShare, _Numeral]:
+    """A card of `card_width` (and a card's aspect) on a dark table, its numeral at its
+    centre; the numeral's ink is no paper, nor table."""
+    height = round(card_width * 88 / 63)
+    paper = np.zeros((600, 600), np.uint8)
+    top, left = 300 - height // 2, 300 - card_width // 2
+    paper[top:top + height, left:left + card_width] = 1
+    ink = np.zeros_like(paper)
+    x, y = 300 - numeral_height // 3, 300 - numeral_height // 2
+    ink[y:y + numeral_height, x:x + 2 * numeral_height // 3] = 1
+    paper[ink > 0] = 0
+    numeral = sure_numeral(7, x, y)
+    return _PaperShare(paper, ink), replace(numeral, box=(x, y, 2 * numeral_height // 3,
+                                                          numeral_height))
+
+
+@pytest.mark.parametrize("share_of_height", [0.4, 0.46])
+def test_a_piece_of_a_card_with_a_large_numeral_is_sized_by_its_paper(share_of_height):
+    # A deck printing its numerals nearly half the card's height: a typical card box around
+    # the numeral would reach over the table, and the card would be lost. The largest box of
+    # the card's aspect that is mostly paper is (nearly) the card.
+    card_width = 120
+    numeral_height = round(share_of_height * card_width * 88 / 63)
+    paper, numeral = paper_around(card_width, numeral_height)
+    width, height = _card_size_from_paper([numeral], paper, card_shaped=False)
+    assert 0.8 * card_width <= width <= 1.2 * card_width
+    assert height == pytest.approx(width * 88 / 63)
+
+
+def test_a_card_with_a_typical_numeral_keeps_the_typical_size():
+    # Never larger than typical: paper beyond the card (a next card, a pale table) would swell
+    # it over its neighbours. Inside a lone card's outline, the typical size too.
+    paper, numeral = paper_around(200, 60)
+    for card_shaped in (False, True):
+        width, _ = _card_size_from_paper([numeral], paper, card_shaped=card_shaped)
+        assert width == pytest.approx(2.2 * 60)
+
+
+@pytest.mark.skipif(not render_plaza_unseen.unseen_typefaces(),
+                    reason=render_plaza_unseen.MISSING_FONTS)
+def test_a_striped_deck_with_large_numerals_is_read_whole():
+    # Tuning seed 1005 of the independent renderer, as the bench renders it (12 MP): stripes
+    # over the cards cut their paper into pieces, and the numerals are nearly half the card's
+    # height, so a typical card box around them reaches over the table.
+    photo = render_plaza_unseen.render_photo(1005, kind="illegal")
+    reading = read_plaza(decode_photo(photo.jpeg))
+    assert {seen.card for seen in reading.cards} == {placed.card for placed in photo.cards}
+    assert reading.unsure == ()
+
+
+@pytest.mark.skipif(not render_plaza_unseen.unseen_typefaces(),
+                    reason=render_plaza_unseen.MISSING_FONTS)
+def test_the_corner_indices_of_a_framed_deck_are_no_cards():
+    # Tuning seed 1026 (12 MP): four corner indices, which the printed frame cuts off the card
+    # as regions of their own. The row of Greens is read, each card once, and nothing else is
+    # reported on it. (Two Browns lie in a deep shadow.)
+    photo = render_plaza_unseen.render_photo(1026, kind="legal")
+    reading = read_plaza(decode_photo(photo.jpeg))
+    greens = {placed.card for placed in photo.cards if placed.card.colour is G}
+    assert greens <= {seen.card for seen in reading.cards}
+    assert {seen.card for seen in reading.cards} <= {placed.card for placed in photo.cards}
+    assert reading.unsure == ()
+
+
+@pytest.mark.parametrize(("number", "x", "room"), [(1, 2, False), (2, 70, False), (1, 40, True),
+                                                   (7, 2, True)])
+def test_a_1_or_2_at_a_pieces_edge_may_be_half_of_a_10_11_or_12(number, x, room):
+    # A piece of a card read beyond its frame: a 1 or 2 with no room for a digit beside it in
+    # the frame may be one digit of a two-digit number whose other digit lies beyond.
+    numeral = replace(sure_numeral(number, x, 10), box=(x, 10, 10, 30))
+    assert _room_for_a_digit(numeral, (82, 100)) is room
