@@ -504,7 +504,8 @@ def _read_upright(normalised: np.ndarray, paper: np.ndarray, region: _Region, an
     numerals = [numeral for numeral in numerals
                 if card_paper(*_card_box(numeral, card_size)) >= 0.75
                 and _inside(numeral.box, reach, size)
-                and (card_paper is paper_share or _room_for_a_digit(numeral, size))]
+                and (card_paper is paper_share or _room_for_a_digit(numeral, size)
+                     or paper_share(*_card_box(numeral, card_size)) >= 0.75)]
     found = [_card_from(numeral, upright, ink, labels, card_size, back, scale)
              for numeral in numerals]
     # Along the wrong axis the numerals lie sideways and are rejected, and what does read (a bar
