@@ -39,6 +39,7 @@ import numpy as np  # noqa: E402
 from tests.vision import render_jigsaw_unseen as unseen  # noqa: E402
 from vision.jigsaw import annotate_count, annotate_fit  # noqa: E402
 from vision.photo import decode_photo  # noqa: E402
+from vision.pictures import Picture  # noqa: E402
 
 PICTURE_SEED = 700_000  # the box-cover photos' seeds
 COUNT_SEEDS = 100_000  # count photos' seeds start this far after the fits'
@@ -111,16 +112,22 @@ def main() -> None:
     tally = Tally(Clock(profile=False))
     kept: dict[str, list] = {"fit": [], "count": []}
     twelve_mp: list[int] = []  # which timed photos had 12 megapixels
+
+    def note(kind: str, photo: unseen.FitPhoto | unseen.CountPhoto, picture: Picture) -> None:
+        """After a photo is timed: keep it for the memory figures if among the first of its
+        kind, and mark it if it has 12 megapixels."""
+        if len(kept[kind]) < MEMORY_PHOTOS:
+            kept[kind].append((photo.jpeg, picture))
+        if photo.size[0] * photo.size[1] >= 11e6:
+            twelve_mp.append(len(tally.clock.wall) - 1)
+
     by_fit: dict[str, dict[str, Counter]] = defaultdict(lambda: defaultdict(Counter))
     for index in range(arguments.fits):
         case = unseen.FIT_CASES[index % len(unseen.FIT_CASES)]
         photo = unseen.fit_photo(names, case, arguments.first_seed + index, size)
         picture = pictures[photo.picture]
         verdict, outcome = tally.fit(photo.jpeg, picture, case)
-        if len(kept["fit"]) < MEMORY_PHOTOS:
-            kept["fit"].append((photo.jpeg, picture))
-        if photo.size[0] * photo.size[1] >= 11e6:
-            twelve_mp.append(len(tally.clock.wall) - 1)
+        note("fit", photo, picture)
         row = fit_tally(case, outcome, verdict.reason == unseen.EXPECTED_REASON[case])
         for factor, level in {"case": case, **photo.conditions}.items():
             by_fit[factor][level] += row
@@ -136,10 +143,7 @@ def main() -> None:
         photo = unseen.count_photo(names, arguments.first_seed + COUNT_SEEDS + index, size)
         picture = pictures[photo.picture]
         count, over = tally.count(photo.jpeg, picture, photo.cells)
-        if len(kept["count"]) < MEMORY_PHOTOS:
-            kept["count"].append((photo.jpeg, picture))
-        if photo.size[0] * photo.size[1] >= 11e6:
-            twelve_mp.append(len(tally.clock.wall) - 1)
+        note("count", photo, picture)
         seen = [state for row in count.cells for state in row]
         cells.update(photo.faults)
         cells.update(zip(photo.faults, seen, strict=True))
