@@ -6,11 +6,13 @@ How it works, and why:
   photo's border), so every piece has an outline whatever its texture.
 - A fit (T4) needs the two outlines joined along one full side: read upright, the pair's seam
   band is all piece (no gap) and the two bodies' sides are in line (no offset, no corner
-  touch). Then both bodies are compared densely with every cell of the picture under each of
-  the four turns (vision.cells): the best placing that makes them neighbours the right way
-  round must not be beaten clearly by any other explanation (a turned piece, another cell,
-  another picture). Pieces with little texture are judged this way too; a flat piece turned
-  rarely interlocks, so its outline refuses it.
+  touch); read finer than the mask, no table shows across the seam wider than a cut line, and
+  a cut line runs the whole side (one piece half lost to a table of its colour reads as two
+  bodies, with no line between them). Then both bodies are compared densely with every cell
+  of the picture under each of the four turns (vision.cells): the best placing that makes
+  them neighbours the right way round must not be beaten clearly by any other explanation (a
+  turned piece, another cell, another picture). Pieces with little texture are judged this
+  way too; a flat piece turned rarely interlocks, so its outline refuses it.
 - When the outlines are not joined, SIFT features name the reason: matches are grouped by the
   picture cell they fall in and each cell gets its own RANSAC similarity (one transform per
   piece: a single transform can bend to cover two offset pieces), confirmed densely; features
