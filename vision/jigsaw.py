@@ -580,6 +580,10 @@ def _inside_cell(points: np.ndarray, piece: Hypothesis, picture: Picture) -> np.
 # side predict, median along the seam (0..255): continuous below the first, broken above the
 # second.
 CONTINUOUS, BROKEN = 10.0, 28.0
+# Nor are the cells' proportions known: a body more than this many times as long as it is wide
+# is not a piece of a 4 × 4 cut of any usual picture (pieces lying side by side, read as one
+# end-to-end pair, or a shadow), so no fit is read from it.
+BODY_ASPECT = 2.0
 
 
 def _check_fit_without_picture(work: np.ndarray, factor: float, pair: Pair | None,
@@ -587,6 +591,8 @@ def _check_fit_without_picture(work: np.ndarray, factor: float, pair: Pair | Non
     """Only the cut shapes and the continuity of the picture across the seam can be judged:
     the verdict says it is weaker, and is unsure when either is unclear."""
     if pair is None or joined is None:
+        return FitVerdict(None, "unsure", 0.0, True)
+    if joined and max(pair.along / pair.across, pair.across / pair.along) > BODY_ASPECT:
         return FitVerdict(None, "unsure", 0.0, True)
     if not joined:
         return FitVerdict(False, "not-full-side", round(0.5 * (1 - pair.seam) + 0.2, 3), True)

@@ -266,3 +266,31 @@ def test_t4_bodies_only_loosely_like_their_cells_are_unsure_when_another_placing
 def test_t4_bodies_unlike_their_cells_are_never_a_fit():
     verdict = placement(LOOSELY + 0.02, 0.45).verdict(())
     assert verdict.fit is not True
+
+
+# ---------------------------------------------------------------- without a picture, synthetic
+
+def two_plain_bodies(width: int, height: int) -> np.ndarray:
+    """Two plain bodies `width` × `height` end to end on a green table, turned 20 degrees, each
+    with its dark cut line, as a photo."""
+    image = np.zeros((700, 1000, 3), np.uint8)
+    image[:] = (60, 120, 40)
+    left, top = 500 - width, 350 - height // 2
+    for x in (left, 500):
+        cv2.rectangle(image, (x, top), (x + width - 1, top + height - 1), (200, 180, 230), -1)
+        cv2.rectangle(image, (x, top), (x + width - 1, top + height - 1), (40, 40, 40), 1)
+    turn = cv2.getRotationMatrix2D((500, 350), 20, 1.0)
+    image = cv2.warpAffine(image, turn, (1000, 700), borderValue=(60, 120, 40))
+    noise = np.random.default_rng(1).normal(0, 3, image.shape)
+    return np.clip(image + noise, 0, 255).astype(np.uint8)
+
+
+def test_without_a_picture_plain_bodies_joined_on_a_full_side_fit_weaker():
+    verdict = check_fit(two_plain_bodies(180, 140), None)
+    assert (verdict.fit, verdict.reason, verdict.weaker) == (True, "fit", True)
+
+
+def test_without_a_picture_bodies_far_longer_than_wide_are_not_read_as_a_fit():
+    # no piece of a 4 × 4 cut is this shape: two pieces side by side, read along the wrong axis
+    verdict = check_fit(two_plain_bodies(200, 80), None)
+    assert (verdict.fit, verdict.reason, verdict.weaker) == (None, "unsure", True)
