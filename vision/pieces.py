@@ -228,7 +228,7 @@ def seam_cut(image: np.ndarray, pair: Pair) -> tuple[float, float]:
     (a part of it lost to a table of its colour) shows no such line."""
     band = cv2.GaussianBlur(_seam_band(image, pair, CUT_DEPTH).astype(np.float32), (0, 0), 1.0)
     dx, dy = cv2.Sobel(band, cv2.CV_32F, 1, 0), cv2.Sobel(band, cv2.CV_32F, 0, 1)
-    edge = np.sqrt((dx ** 2 + dy ** 2).sum(-1)) / 8  # Sobel weighs a unit step 8
+    edge = np.sqrt((dx ** 2 + dy ** 2).sum(-1)) / 8  # Sobel reads a ramp 8 times its slope
     width = edge.shape[1]
     total, came_from = edge[0].copy(), np.zeros(edge.shape, np.int32)
     columns = np.arange(width)
