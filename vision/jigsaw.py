@@ -301,7 +301,7 @@ def check_fit(photo: np.ndarray, picture: Picture | None) -> FitVerdict:
     pair = read_pair(found) if found.area else None
     joined = _joined(work, found, pair)
     if picture is None:
-        return _check_fit_without_picture(work, factor, pair, joined)
+        return _check_fit_without_picture(work, found, pair, joined)
     placed = _place_pair(work, found, pair, cells.bank(picture.image)) if pair else None
     if joined and placed is not None:
         verdict = placed.verdict(_body_outlines(pair, placed, factor))
@@ -312,8 +312,8 @@ def check_fit(photo: np.ndarray, picture: Picture | None) -> FitVerdict:
         if by_features.fit is False:
             return by_features
         reason = placed.contradiction() if placed else None
-        return FitVerdict(False, reason or "not-full-side", round(1 - pair.seam, 3) if pair
-                          else 0.5, False, by_features.pieces)
+        return FitVerdict(False, reason or "not-full-side", round(_apart(work, found, pair), 3),
+                          False, by_features.pieces)
     if by_features.fit and not joined:  # the outlines do not show the seam closed: retake
         return FitVerdict(None, "unsure", 0.0, False, by_features.pieces)
     return by_features
@@ -348,6 +348,13 @@ def _joined(work: np.ndarray, found: Pieces, pair: Pair | None) -> bool | None:
         return None
     cut, around = seam_cut(work, pair)
     return True if cut >= max(CUT_SEEN, CUT_CONTRAST * around) else None
+
+
+def _apart(work: np.ndarray, found: Pieces, pair: Pair) -> float:
+    """How clearly the outlines are apart (0..1), by the strongest sign: the seam band's share of
+    table, the bodies' sides out of line, or the table's width across the seam."""
+    return max(1 - pair.seam, min(1.0, pair.level), min(1.0, seam_gap(work, found, pair)
+                                                          / (2 * GAP_OPEN)))
 
 
 def _check_fit_by_features(scene: Scene, picture: Picture) -> FitVerdict:
@@ -586,7 +593,7 @@ CONTINUOUS, BROKEN = 10.0, 28.0
 BODY_ASPECT = 2.0
 
 
-def _check_fit_without_picture(work: np.ndarray, factor: float, pair: Pair | None,
+def _check_fit_without_picture(work: np.ndarray, found: Pieces, pair: Pair | None,
                                joined: bool | None) -> FitVerdict:
     """Only the cut shapes and the continuity of the picture across the seam can be judged:
     the verdict says it is weaker, and is unsure when either is unclear."""
@@ -595,7 +602,8 @@ def _check_fit_without_picture(work: np.ndarray, factor: float, pair: Pair | Non
     if joined and max(pair.along / pair.across, pair.across / pair.along) > BODY_ASPECT:
         return FitVerdict(None, "unsure", 0.0, True)
     if not joined:
-        return FitVerdict(False, "not-full-side", round(0.5 * (1 - pair.seam) + 0.2, 3), True)
+        return FitVerdict(False, "not-full-side", round(0.2 + 0.5 * _apart(work, found, pair), 3),
+                          True)
     step = _seam_step(work, pair)
     if step < CONTINUOUS:
         return FitVerdict(True, "fit", round(0.6 - 0.2 * step / CONTINUOUS, 3), True)

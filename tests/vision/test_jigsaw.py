@@ -270,13 +270,13 @@ def test_t4_bodies_unlike_their_cells_are_never_a_fit():
 
 # ---------------------------------------------------------------- without a picture, synthetic
 
-def two_plain_bodies(width: int, height: int) -> np.ndarray:
-    """Two plain bodies `width` × `height` end to end on a green table, turned 20 degrees, each
-    with its dark cut line, as a photo."""
+def two_plain_bodies(width: int, height: int, gap: int = 0) -> np.ndarray:
+    """Two plain bodies `width` × `height` end to end (`gap` pixels apart) on a green table,
+    turned 20 degrees, each with its dark cut line, as a photo."""
     image = np.zeros((700, 1000, 3), np.uint8)
     image[:] = (60, 120, 40)
     left, top = 500 - width, 350 - height // 2
-    for x in (left, 500):
+    for x in (left, 500 + gap):
         cv2.rectangle(image, (x, top), (x + width - 1, top + height - 1), (200, 180, 230), -1)
         cv2.rectangle(image, (x, top), (x + width - 1, top + height - 1), (40, 40, 40), 1)
     turn = cv2.getRotationMatrix2D((500, 350), 20, 1.0)
@@ -294,3 +294,9 @@ def test_without_a_picture_bodies_far_longer_than_wide_are_not_read_as_a_fit():
     # no piece of a 4 × 4 cut is this shape: two pieces side by side, read along the wrong axis
     verdict = check_fit(two_plain_bodies(200, 80), None)
     assert (verdict.fit, verdict.reason, verdict.weaker) == (None, "unsure", True)
+
+
+def test_without_a_picture_a_gap_is_not_a_full_side_and_says_how_sure():
+    verdict = check_fit(two_plain_bodies(180, 140, gap=14), None)
+    assert (verdict.fit, verdict.reason, verdict.weaker) == (False, "not-full-side", True)
+    assert verdict.confidence >= 0.5  # the gap is plain: far more than a cut line
