@@ -257,19 +257,32 @@ def _placed_cells(scene: Scene, picture: Picture, agreeing: list[Hypothesis]) ->
     return placed
 
 
+SAME_OUTLINE = 0.1
+
+
 def _read_by_border(scene: Scene, picture: Picture, bank: cells.Bank) -> list[_Reading]:
     """The cells read on the rectangle's straight outer border under each plausible turn (found
     in a first segmentation, then again with the table sampled around it)."""
-    found = find_pieces_on_ring(scene.work, picture)
-    outline = read_rectangle(found) if found.area else None
-    if outline is not None:
-        found = find_pieces_outside(scene.work, outline)
-        outline = read_rectangle(found) if found.area else None
+    on_ring = find_pieces_on_ring(scene.work, picture)
+    outline = read_rectangle(on_ring) if on_ring.area else None
     if outline is None:
         return []
-    turns = [np.roll(outline, -turn, axis=0) for turn in range(4)]
-    return [_read_cells(scene.work, found, corners, bank, set())
-            for corners in turns if _plausible_turn(corners, bank)]
+    found = find_pieces_outside(scene.work, outline)
+    second = read_rectangle(found) if found.area else None
+    # sampled outside the first outline, a patterned table (tartan) can lose the outline as
+    # often as the ring's sample can: where the two differ, both are read
+    read = [(found, outline)] if second is None or _same_outline(outline, second) \
+        else [(found, second), (on_ring, outline)]
+    return [_read_cells(scene.work, pieces, corners, bank, set())
+            for pieces, sides in read for corners in (np.roll(sides, -turn, axis=0)
+                                                      for turn in range(4))
+            if _plausible_turn(corners, bank)]
+
+
+def _same_outline(first: np.ndarray, second: np.ndarray) -> bool:
+    """Do two outlines' corners lie within SAME_OUTLINE cells of each other?"""
+    cell = np.linalg.norm(first[1] - first[0]) / GRID
+    return bool(np.linalg.norm(first - second, axis=1).max() < SAME_OUTLINE * cell)
 
 
 def _placements(scene: Scene, picture: Picture) -> list[list[Hypothesis]]:
@@ -468,26 +481,36 @@ def _light_fields(ratio: np.ndarray, weight: np.ndarray, cast: np.ndarray,
     side = cells.SAMPLES
     prior = LIGHT_PRIOR * side * side / (2 * np.pi * sigma ** 2)
     y, x = (np.mgrid[0:GRID * side, 0:GRID * side].astype(np.float32) + 0.5) / side
-    blur = lambda image: cv2.GaussianBlur(image, (0, 0), sigma,  # noqa: E731
-                                          borderType=cv2.BORDER_CONSTANT)
+    # the weighted normal equations of ratio = a + b·x + c·y around each sample: every sum is
+    # a blur, and a blur is linear, so the sums over the other cells are the sums over all
+    # cells less the cell's own (which is zero outside the cell: blurred on the cell alone)
+    products = np.dstack([weight * p for p in (np.ones_like(x), x, y, x * x, x * y, y * y)]
+                         + [weight[..., None] * ratio * t[..., None]
+                            for t in (np.ones_like(x), x, y)])  # (…, 6 + 9)
+    everywhere = _blurred(products, sigma)
     fields = np.empty((GRID * GRID, side, side, 3), np.float32)
+    pairs = np.array([[0, 1, 2], [1, 3, 4], [2, 4, 5]])
     for index in range(GRID * GRID):
         row, col = divmod(index, GRID)
         block = np.s_[row * side:(row + 1) * side, col * side:(col + 1) * side]
-        others = weight.copy()
-        others[block] = 0
-        # the weighted normal equations of ratio = a + b·x + c·y around each sample
-        terms = [others, others * x, others * y]
-        moments = np.stack([np.stack([blur(p * q)[block] for q in (np.ones_like(x), x, y)], -1)
-                            for p in terms], -2)  # (S, S, 3, 3)
-        sums = np.stack([blur(ratio * t[..., None])[block] for t in terms], -2)  # (S, S, 3, 3ch)
+        sums = everywhere[block] - _blurred(np.ascontiguousarray(products[block]), sigma)
+        moments = sums[..., pairs]  # (S, S, 3, 3)
+        rhs = sums[..., 6:].reshape(side, side, 3, 3)  # (S, S, term, channel)
         here = np.stack([np.ones((side, side), np.float32), x[block], y[block]], -1)
         moments += prior * here[..., :, None] * here[..., None, :] \
             + LIGHT_FLAT * prior * np.diag([0.0, 1.0, 1.0])
-        sums += prior * here[..., :, None] * cast
-        plane = np.linalg.solve(moments, sums)  # (S, S, 3, 3ch)
+        rhs += prior * here[..., :, None] * cast
+        plane = np.linalg.solve(moments, rhs)
         fields[index] = (here[..., :, None] * plane).sum(-2)
     return fields
+
+
+def _blurred(image: np.ndarray, sigma: float) -> np.ndarray:
+    """A Gaussian blur of every channel (any number), zero beyond the image."""
+    return np.dstack([cv2.GaussianBlur(np.ascontiguousarray(image[..., k:k + 4]), (0, 0), sigma,
+                                       borderType=cv2.BORDER_CONSTANT).reshape(
+                                           *image.shape[:2], -1)
+                      for k in range(0, image.shape[-1], 4)])
 
 
 def _judge(scores: list[cells.Scores], present: list[bool], visible: list[float],
