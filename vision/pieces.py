@@ -235,7 +235,7 @@ def read_rectangle(pieces: Pieces) -> np.ndarray | None:
         * pieces.factor
 
 
-SIDE_REACH = (0.15, 0.07, 0.035)  # shares of a side: outline points this near it are its own
+SIDE_REACH = (0.3, 0.07, 0.035)  # shares of a side: outline points this near it are its own
 SIDE_ENDS = 0.1  # share of a side at each end left out (a missing corner piece rounds it)
 SIDE_POINTS = 12  # outline points a side needs to be fitted
 
