@@ -361,6 +361,7 @@ SHIFTS = np.float64([(0.0, 0.0)] + [(x, y) for x in (-0.05, 0, 0.05) for y in (-
 CLEAR_OF_TABLE = 2  # mask pixels kept clear of the table in the comparison
 SEEN = 0.3  # a cell whose middle is less than this share inside the photo is not read
 HOLE = 0.02  # a seam with more than this share of table in its band is open
+ANCHORS = 1  # cells clearly right by their content before seams may vouch for flat ones
 UNLIKE = 2 * LOOKS_LIKE  # the most a present cell adds to a reading's fitness
 
 
@@ -424,7 +425,12 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
     scores = [cells.scores(body, refs) for body in lit]
     verdicts, mines = _judge(scores, present, visible, vouched, len(refs.cells))
     fitness = UNLIKE * (GRID * GRID - sum(present)) + sum(min(mine, UNLIKE) for mine in mines)
-    states = [_by_seams(found, corners, index, verdicts) if verdict == "unsure" else verdict
+    # seams vouch for flat cells only on a rectangle whose content places some piece clearly:
+    # on a grid laid wrong (turned, off the pieces) flat cells interlock with each other all
+    # the same, and counting them right would undercharge the player
+    anchored = verdicts.count("right") >= ANCHORS
+    states = [verdict if verdict != "unsure"
+              else _by_seams(found, corners, index, verdicts) if anchored else "wrong"
               for index, verdict in enumerate(verdicts)]
     return _Reading(corners, states, fitness, verdicts.count("right"))
 
