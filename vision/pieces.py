@@ -245,11 +245,16 @@ def _straight_sides(mask: np.ndarray, corners: np.ndarray) -> np.ndarray:
     side a line fitted to the outline points along it, starting from `corners`, the upright
     box the pieces fill. A tilted camera draws the rectangle as a quadrilateral, not a box;
     the sides are fitted again nearer and nearer, so that a missing border piece's notch and a
-    turned piece's tabs fall out. `corners` unchanged when a side has too few points."""
+    turned piece's tabs fall out. A side with too few outline points stays where it was."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not contours:
         return corners
     points = np.concatenate(contours).reshape(-1, 2).astype(np.float64)
+    # where the rectangle runs off the photo, its outline follows the photo's edge: straight,
+    # and not the rectangle's side
+    height, width = mask.shape
+    inside = np.all((points > 1) & (points < np.array([width, height]) - 2), axis=1)
+    points = points[inside]
     for reach in SIDE_REACH:
         lines = []
         for start, end in zip(corners, np.roll(corners, -1, axis=0), strict=True):
@@ -259,9 +264,9 @@ def _straight_sides(mask: np.ndarray, corners: np.ndarray) -> np.ndarray:
             across = (points - start) @ np.array([-direction[1], direction[0]])
             near = (np.abs(across) < reach * length) & (along > SIDE_ENDS) \
                 & (along < 1 - SIDE_ENDS)
-            if near.sum() < SIDE_POINTS:
-                return corners
-            lines.append(_straightest_line(points[near], length))
+            # a side with too few points of its own (off the photo) stays where it was
+            lines.append(_straightest_line(points[near], length) if near.sum() >= SIDE_POINTS
+                         else (start, direction))
         met = [_meeting(lines[k - 1], lines[k]) for k in range(4)]
         if any(point is None for point in met):
             return corners
