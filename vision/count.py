@@ -15,13 +15,22 @@ How it works, and why:
   first segmentation from the ring finds the rectangle's outline, and the table is sampled
   again outside it.
 - The grid is snapped to the rectangle's straight outer border when the two agree; with too
-  few features the border alone places it, under each of the four turns.
-- Each cell is compared with every picture cell under every turn at small shifts (normalised
-  colour + grey pattern, vision.cells). A cell that is mostly table is missing. A present cell
-  is right when its own cell is clearly the best explanation, or, when its content cannot
-  tell (flat colour looks the same turned or moved), when its own cell is as good as anything
-  and its seams with its neighbours are closed (a turned or moved piece does not interlock).
-  Otherwise it is wrong: counting a wrong piece right would undercharge the player (T6).
+  few features the border alone places it, under each of the four turns. The border is four
+  straight lines, each fitted to the most outline points in a line (vision.pieces
+  read_rectangle): a tilted camera draws the rectangle as a quadrilateral, and glare or a
+  stray piece joined to the outline is not straight. The cells are laid on it in perspective
+  (matching.projective): spread evenly, the middle cells of a rectangle tilted 30° were a
+  fifth of a cell off.
+- Each cell is compared with every picture cell under every turn at small shifts (colour +
+  grey pattern, vision.cells), under the light the pieces around it show (_relit: shade, a
+  shadow's edge and glare change slowly across the rectangle; the cell's own samples never
+  shape its own light, so a wrong piece cannot be lit into its cell's colours). A cell that is
+  mostly table is missing. A present cell is right when its own cell is clearly the best
+  explanation, or, when its content cannot tell (flat colour looks the same turned or moved),
+  when no other cell explains it better, its seams with its neighbours are closed (a turned or
+  moved piece does not interlock) and some cell of the reading is clearly right by its
+  content (flat cells interlock on a grid laid wrong too). Otherwise it is wrong: counting a
+  wrong piece right would undercharge the player (T6).
   Features vouch for a piece only where the mask sees one: a piece the mask calls table
   must show its content.
 """
@@ -352,8 +361,8 @@ def _plausible_turn(corners: np.ndarray, bank: cells.Bank) -> bool:
 # within NOISE: a flat cell), when its seams are closed. Otherwise it is wrong (a cell only
 # about as near its own as another, beyond the noise, may be either: T6 counts it wrong).
 PRESENT = 0.5
-CLEARLY = 0.04
-CLEAR_RATIO = 0.7
+CLEARLY = 0.03
+CLEAR_RATIO = 0.75
 BETTER_ELSEWHERE = 0.01  # a flat cell another cell or turn explains this much better is wrong
 NOISE = 0.06  # distances below this are blur, noise and compression: they tell cells apart no more
 SHIFTS = np.float64([(0.0, 0.0)] + [(x, y) for x in (-0.05, 0, 0.05) for y in (-0.05, 0, 0.05)
