@@ -294,4 +294,80 @@ def read_rectangle(pieces: Pieces) -> np.ndarray | None:
     if min(x1 - x0, y1 - y0) < 16:
         return None
     corners = np.float64([[x0, y0, 1], [x1, y0, 1], [x1, y1, 1], [x0, y1, 1]])
-    return corners @ cv2.invertAffineTransform(turn).T * pieces.factor
+    return _straight_sides(pieces.mask, corners @ cv2.invertAffineTransform(turn).T) \
+        * pieces.factor
+
+
+SIDE_REACH = (0.3, 0.07, 0.035)  # shares of a side: outline points this near it are its own
+SIDE_ENDS = 0.1  # share of a side at each end left out (a missing corner piece rounds it)
+SIDE_POINTS = 12  # outline points a side needs to be fitted
+
+
+def _straight_sides(mask: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """The rectangle's corners (mask pixels) where its four straight outer sides meet, each
+    side a line fitted to the outline points along it, starting from `corners`, the upright
+    box the pieces fill. A tilted camera draws the rectangle as a quadrilateral, not a box;
+    the sides are fitted again nearer and nearer, so that a missing border piece's notch and a
+    turned piece's tabs fall out. A side with too few outline points stays where it was."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return corners
+    points = np.concatenate(contours).reshape(-1, 2).astype(np.float64)
+    # where the rectangle runs off the photo, its outline follows the photo's edge: straight,
+    # and not the rectangle's side
+    height, width = mask.shape
+    inside = np.all((points > 1) & (points < np.array([width, height]) - 2), axis=1)
+    points = points[inside]
+    for reach in SIDE_REACH:
+        lines = []
+        for start, end in zip(corners, np.roll(corners, -1, axis=0), strict=True):
+            length = max(float(np.linalg.norm(end - start)), 1e-6)
+            direction = (end - start) / length
+            along = (points - start) @ direction / length
+            across = (points - start) @ np.array([-direction[1], direction[0]])
+            near = (np.abs(across) < reach * length) & (along > SIDE_ENDS) \
+                & (along < 1 - SIDE_ENDS)
+            # a side with too few points of its own (off the photo) stays where it was
+            lines.append(_straightest_line(points[near], length) if near.sum() >= SIDE_POINTS
+                         else (start, direction))
+        met = [_meeting(lines[k - 1], lines[k]) for k in range(4)]
+        if any(point is None for point in met):
+            return corners
+        corners = np.array(met)
+    return corners
+
+
+SIDE_TRIES = 200  # point pairs tried for each side's line
+ON_SIDE = 0.012  # share of a side: outline points this near a line are on it (at least 1.5 px)
+
+
+def _straightest_line(points: np.ndarray, length: float) -> tuple[np.ndarray, np.ndarray]:
+    """The line (a point, a direction) through the most of `points`, refitted to them: a
+    straight side is many outline points in a line, and a glare patch or a stray piece joined
+    to the outline beside it is curved or shorter (a least-squares line leans towards it)."""
+    rng = np.random.default_rng(SEED)
+    pairs = rng.integers(0, len(points), (SIDE_TRIES, 2))
+    start, run = points[pairs[:, 0]], points[pairs[:, 1]] - points[pairs[:, 0]]
+    norm = np.linalg.norm(run, axis=1)
+    usable = norm > 0.1 * length
+    start, run = start[usable], run[usable] / norm[usable, None]
+    tolerance = max(1.5, ON_SIDE * length)
+    if not len(start):
+        on = np.ones(len(points), bool)
+    else:
+        offsets = np.abs((points[None] - start[:, None])[..., 0] * run[:, None, 1]
+                         - (points[None] - start[:, None])[..., 1] * run[:, None, 0])
+        on = offsets[np.argmax((offsets < tolerance).sum(1))] < tolerance
+    vx, vy, x, y = cv2.fitLine(np.float32(points[on]), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+    return np.array([x, y], np.float64), np.array([vx, vy], np.float64)
+
+
+def _meeting(first: tuple[np.ndarray, np.ndarray],
+             second: tuple[np.ndarray, np.ndarray]) -> np.ndarray | None:
+    """Where two lines (a point, a direction) cross; None when they are nearly parallel."""
+    (p, u), (q, v) = first, second
+    determinant = u[0] * -v[1] + v[0] * u[1]
+    if abs(determinant) < 0.2:
+        return None
+    t = ((q - p)[0] * -v[1] + v[0] * (q - p)[1]) / determinant
+    return p + t * u
