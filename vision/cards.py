@@ -62,6 +62,7 @@ SMALLEST_NUMERAL = 0.5  # a card's numeral is at least this share of its neighbo
 DECK_INK = 0.9  # a colour confidence from which a card's ink measures the deck's ink
 INK_CLEAR = 0.1  # an unsure reading whose ink colour confidence is lower is table, not card
 INK = 0.38  # darker than this share of the paper white, in some channel, is ink
+FAINT_INK = 0.25  # ink this dark may join pieces of ink above INK into one digit
 # A card's width in its numeral's heights: decks print numerals from about half the card's
 # height (width 1.5 heights) to a quarter of it; typically a third (2.2 heights).
 SMALLEST_CARD, TYPICAL_CARD = 1.5, 2.2
@@ -71,6 +72,9 @@ REJECT = 24  # classifier class for "not a numeral"; classes 2k, 2k+1 are number
 # in 113 typefaces, a condensed face's, is 0.46 as wide as tall; a tilted camera takes up to a
 # fifth off.
 NARROW = 0.36
+# A glyph narrower than this share of its height is no digit but a line (a frame's side, a
+# stripe): the narrowest 1 in those typefaces is 0.23 as wide as tall.
+THINNEST = 0.12
 
 
 @dataclass(frozen=True)
@@ -671,6 +675,7 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
     indices) and those the classifier rejects are dropped. Also returns the labels image, and the
     box area of numeral-sized groups that did not read as numerals."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    labels, stats = _join_by_faint_ink(ink, mask, labels, stats)
     height, width = ink.shape
 
     def on_paper(x: int, y: int, w: int, h: int) -> bool:
@@ -681,6 +686,8 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
     blobs, dots, cut = [], [], []
     for label in range(1, count):
         x, y, w, h, area = (int(v) for v in stats[label])
+        if area == 0:  # joined to another blob
+            continue
         flat = w >= 2.5 * h and h >= 2 and w >= 9  # perhaps the bar under a 6 or a 9
         dot = _dot_like(w, h, area)  # perhaps the dot of a "6." or a "9."
         if h < 9 and not flat and not dot or area < 0.08 * w * h:  # specks; a frame
@@ -695,11 +702,16 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
     if not groups:
         return [], labels, 0.0
     probabilities = classify(np.stack([features(ink, box) for box, _, _, _ in groups]))
-    candidates = [_orient_six_or_nine(_Numeral(box=box, labels=members, bar=bar,
-                                               probabilities=_doubted(p) if crowded else
-                                               _narrow_is_one(p) if box[2] < NARROW * box[3]
-                                               else p))
-                  for (box, members, bar, crowded), p in zip(groups, probabilities, strict=True)]
+    probabilities = [_line() if box[2] < THINNEST * box[3] else
+                     _narrow_is_one(p) if box[2] < NARROW * box[3] else p
+                     for (box, _, _, _), p in zip(groups, probabilities, strict=True)]
+    # Crowders are lone digits (or cut blobs, never read): a group's first label names it.
+    lone = {members[0]: p for (_, members, _, _), p in zip(groups, probabilities, strict=True)}
+    candidates = [_orient_six_or_nine(_Numeral(
+        box=box, labels=members, bar=bar,
+        probabilities=_doubted(p) if _crowded(box, p, crowders, lone) else p))
+        for (box, members, bar, crowders), p in zip(groups, probabilities, strict=True)]
+    candidates = _join_broken_digits(candidates, ink)
     numerals = [numeral for numeral in candidates if numeral.probabilities[REJECT] < 0.5]
     if not numerals:
         return [], labels, 0.0
@@ -710,6 +722,111 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
     return [numeral for numeral in numerals if numeral.box[3] >= 0.55 * tall], labels, unread
 
 
+def _join_by_faint_ink(ink: np.ndarray, mask: np.ndarray, labels: np.ndarray, stats: np.ndarray
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """Blobs joined by ink above FAINT_INK into one digit's box become one blob: the hairlines
+    of a high-contrast face fall below INK under blur or a pale ink, and its 0 or 6 breaks into
+    arcs that read as 1s. Only pieces of at least a third of the tallest's size, none enclosing
+    another, whose union is barely taller than the tallest and no wider than tall: not a digit
+    and its bar or dot, not two digits, not a numeral and the frame its blur touches. Returns
+    the labels and stats, the joined blobs' stats zeroed."""
+    _, faint = cv2.connectedComponents((ink > FAINT_INK).astype(np.uint8), connectivity=8)
+    owner = np.zeros(len(stats), np.int32)
+    owner[labels[mask > 0]] = faint[mask > 0]
+    remap = None
+    for group in np.unique(owner[1:]):
+        members = np.flatnonzero(owner == group)
+        members = members[members > 0]
+        if len(members) < 2:
+            continue
+        tallest = int(stats[members, 3].max())
+        pieces = [m for m in members if max(stats[m, 2], stats[m, 3]) >= tallest / 3]
+        if len(pieces) < 2 or any(_encloses(stats[m], stats[n]) for m in pieces for n in pieces
+                                  if m != n):
+            continue
+        x0, y0, w, h = _union([(*stats[m, :4], m) for m in pieces])
+        if h > 1.12 * tallest or w > h:
+            continue
+        if remap is None:
+            remap, stats = np.arange(len(stats)), stats.copy()
+        remap[pieces[1:]] = pieces[0]
+        stats[pieces[0]] = (x0, y0, w, h, stats[pieces, 4].sum())
+        stats[pieces[1:]] = 0
+    return (labels, stats) if remap is None else (remap[labels], stats)
+
+
+def _encloses(outer: np.ndarray, inner: np.ndarray) -> bool:
+    """Whether a blob's box (x, y, w, h, ...) holds another's centre: a frame round a numeral,
+    never one piece of a digit beside another."""
+    cx, cy = inner[0] + inner[2] / 2, inner[1] + inner[3] / 2
+    return bool(outer[0] <= cx <= outer[0] + outer[2] and outer[1] <= cy <= outer[1] + outer[3])
+
+
+def _crowded(box: tuple[float, float, float, float], probabilities: np.ndarray,
+             crowders: tuple[Blob, ...], lone: Mapping[int, np.ndarray]) -> bool:
+    """Whether a lone digit may be half of its number (10, 11, 12: a 1 and a 0, 1 or 2) for a
+    blob beside it: one cut by the frame's side at the digit's height and on its line (a cut
+    digit keeps its height; a shorter line there is the card's printed frame), a piece off its
+    line or of another height (a digit its thin ink broke), or a digit of its height on its line
+    when the two may read as a 1 and a 0, 1 or 2. Two full digits that cannot are next cards'
+    numerals (decks with numerals nearly half the card's height set them less than a height
+    apart)."""
+    digit = _as_blob(box)
+    for crowder in crowders:
+        other = lone.get(crowder[4])
+        left, right = sorted((digit, crowder), key=lambda b: b[0] + b[2] / 2)
+        # The pair's fit with the gap closed: their heights and line alone.
+        level = _pair_misfit(left, (left[0] + left[2],) + right[1:]) < 1
+        if other is None and level or other is not None and (
+                not level or _may_pair(probabilities, other) or _may_pair(other, probabilities)):
+            return True
+    return False
+
+
+def _may_pair(first: np.ndarray, second: np.ndarray) -> bool:
+    """Whether two glyphs' readings may be a two-digit number's 1 and its 0, 1 or 2 (a 0 reads
+    as no numeral), whichever way up."""
+    odds = _number_odds(second)
+    return _number_odds(first)[0] >= 0.1 and (odds[0] + odds[1] >= 0.1
+                                               or second[REJECT] >= 0.5)
+
+
+def _join_broken_digits(candidates: list[_Numeral], ink: np.ndarray) -> list[_Numeral]:
+    """A digit whose thin strokes fade below the ink threshold breaks into pieces (a display
+    face's 0 loses its hairlines and leaves two arcs), which group among themselves and read as
+    no numeral, while the digit beside them reads alone, sure and wrong (a 10 read as a 1). A
+    numeral with such an unread group beside it, on its line and of its height, is read again as
+    one with it; where the whole reads as no numeral either, the numeral may be half of its
+    number, and is no sure reading."""
+    unread = [c for c in candidates if c.probabilities[REJECT] >= 0.5]
+    joined: list[_Numeral] = []
+    used: set[int] = set()
+    for numeral in candidates:
+        if numeral.probabilities[REJECT] >= 0.5:
+            continue
+        piece = next((i for i, other in enumerate(unread) if i not in used
+                      and _pair_misfit(*sorted((_as_blob(numeral.box), _as_blob(other.box)))) < 1),
+                     None)
+        if piece is None:
+            joined.append(numeral)
+            continue
+        other = unread[piece]
+        box = _union([_as_blob(numeral.box), _as_blob(other.box)])
+        whole = classify(features(ink, box)[None])[0]
+        if whole[REJECT] < 0.5:
+            used.add(piece)
+            joined.append(_orient_six_or_nine(_Numeral(box, numeral.labels + other.labels,
+                                                       whole, numeral.bar)))
+        else:
+            joined.append(replace(numeral, probabilities=_doubted(numeral.probabilities)))
+    return joined + [c for i, c in enumerate(unread) if i not in used]
+
+
+def _as_blob(box: tuple[float, float, float, float]) -> Blob:
+    x, y, w, h = box
+    return int(x), int(y), int(w), int(h), 0
+
+
 def _doubted(probabilities: np.ndarray) -> np.ndarray:
     """A lone digit with a digit-like blob beside it, unjoined: perhaps half a number, so at
     best unsure (its number's odds capped below SURE), though still a numeral."""
@@ -718,6 +835,13 @@ def _doubted(probabilities: np.ndarray) -> np.ndarray:
     doubted[REJECT] = 0
     doubted[REJECT] = min(0.45, 1 - doubted.sum())
     return doubted / doubted.sum()
+
+
+def _line() -> np.ndarray:
+    """The classes of a glyph too thin for any digit: no numeral."""
+    probabilities = np.zeros(REJECT + 1, np.float32)
+    probabilities[REJECT] = 1
+    return probabilities
 
 
 def _narrow_is_one(probabilities: np.ndarray) -> np.ndarray:
@@ -829,14 +953,15 @@ Blob = tuple[int, int, int, int, int]  # x, y, w, h, label of an ink component
 
 
 def _group_digits(blobs: list[Blob], dots: list[Blob], cut: list[Blob]
-                  ) -> list[tuple[tuple[float, float, float, float], tuple[int, ...], int, bool]]:
+                  ) -> list[tuple[tuple[float, float, float, float], tuple[int, ...], int,
+                                  tuple[Blob, ...]]]:
     """Join two digits side by side (10, 11, 12) and a flat bar just under or over a digit (the
-    mark of 6 and 9). Returns (box, labels, bar, crowded) per group; bar is 1 for a bar under
+    mark of 6 and 9). Returns (box, labels, bar, crowders) per group; bar is 1 for a bar under
     the digits (or a dot after a lone digit, at its foot: "6."), -1 for one over them (or a dot
-    before it, at its head: "6." turned), 0 for none; a lone digit is crowded when a lone blob that
-    could be its other digit lies near it (then it is no sure reading: a 12 read as 2 would flip
-    a Plaza's verdict), or one that the frame's edge `cut` (12 turned, its 1 beyond the frame).
-    Digits of next cards lie further apart: a card is wider than its numeral's height."""
+    before it, at its head: "6." turned), 0 for none; a lone digit's crowders are the lone blobs
+    near it that could be its other digit (then it may be no sure reading: a 12 read as 2 would
+    flip a Plaza's verdict), and those the frame's edge `cut` (12 turned, its 1 beyond the frame).
+    Digits of next cards mostly lie further apart: a card is wider than its numeral's height."""
     digits = [b for b in blobs if b[3] >= 0.6 * b[2] or b[3] >= 14]
     bars = [b for b in blobs if b not in digits]
     # The closest fitting pairs first: a frame's edge or a picture beside a numeral can pass for a
@@ -854,9 +979,10 @@ def _group_digits(blobs: list[Blob], dots: list[Blob], cut: list[Blob]
         if partner.get(i, len(digits)) < i:
             continue  # joined to the digit on its left
         group = [digit] if i not in partner else [digit, digits[partner[i]]]
-        crowded = i not in partner and any(
-            _pair_misfit(*sorted((digit, other), key=lambda b: b[0] + b[2] / 2), loose=True) < 1
-            for other in [d for j, d in enumerate(digits) if j != i and j not in partner] + cut)
+        crowders = () if i in partner else tuple(
+            other for other in [d for j, d in enumerate(digits) if j != i and j not in partner]
+            + cut
+            if _pair_misfit(*sorted((digit, other), key=lambda b: b[0] + b[2] / 2), loose=True) < 1)
         x0, y0, w, h = _union(group)
         side = 0
         marks = []
@@ -876,7 +1002,7 @@ def _group_digits(blobs: list[Blob], dots: list[Blob], cut: list[Blob]
         if not side and len(group) == 1:
             # The dot stays out of the box: the classifier never saw one beside a digit.
             side = _dot_side((x0, y0, w, h), dots + [b for b in digits if b is not digit])
-        result.append((_union(group), tuple(b[4] for b in group), side, crowded))
+        result.append((_union(group), tuple(b[4] for b in group), side, crowders))
     return result
 
 
