@@ -583,7 +583,8 @@ def _read_upright(normalised: np.ndarray, paper: np.ndarray, region: _Region, an
                 if card_paper(*_card_box(numeral, card_size)) >= 0.75
                 and _inside(numeral.box, reach, size)
                 and (card_paper is paper_share or _room_for_a_digit(numeral, size)
-                     or paper_share(*_card_box(numeral, card_size)) >= 0.75)]
+                     or paper_share(*_card_box(numeral, card_size)) >= 0.75)
+                and not _dots(numeral, labels)]
     found = [_card_from(numeral, upright, ink, labels, card_size, back, scale)
              for numeral in numerals]
     # Along the wrong axis the numerals lie sideways and are rejected, and what does read (a bar
@@ -592,6 +593,25 @@ def _read_upright(normalised: np.ndarray, paper: np.ndarray, region: _Region, an
     score = sum(_shape_odds(numeral) ** 2 * numeral.box[2] * numeral.box[3]
                 for numeral in numerals) - unread
     return found, score
+
+
+def _dots(numeral: _Numeral, labels: np.ndarray) -> bool:
+    """Whether a numeral is made of round discs only: the dots of a polka cloth (two side by
+    side pass for an 11), not digits. Every digit leaves paper in its box, open or enclosed, or
+    (a heavy 8 whose holes a blur closed) is no round blob."""
+    x, y, w, h = (int(v) for v in numeral.box)
+    window = labels[y:y + h, x:x + w]
+    for label in numeral.labels:
+        blob = (window == label).astype(np.uint8)
+        contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        if len(contours) != 1:
+            return False
+        area, perimeter = cv2.contourArea(contours[0]), cv2.arcLength(contours[0], True)
+        # Roundness 4πA/P²: a disc's is near 1 (0.9 on a pixel grid), a square's 0.79. Solid:
+        # an O's ring is round too.
+        if 4 * math.pi * area < 0.85 * perimeter ** 2 or blob.sum() < 0.9 * area:
+            return False
+    return True
 
 
 def _room_for_a_digit(numeral: _Numeral, size: tuple[int, int]) -> bool:

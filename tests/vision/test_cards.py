@@ -28,6 +28,7 @@ from vision.cards import (
     UnsureCard,
     _alike_in_size,
     _card_size_from_paper,
+    _dots,
     _judged,
     _Numeral,
     _orient_six_or_nine,
@@ -674,3 +675,54 @@ def test_a_place_in_shadow_reads_as_its_own_card_or_nothing(shade, along, across
     found = _read_place(in_shadow(photo, Card(R, 6), shade), place, 1.0,
                         math.atan2(top[1], top[0]))
     assert [reading.item.card for reading in found] in ([], [Card(R, 6)])
+
+
+# ---------------------------------------------------------------------------------------------
+# A polka cloth's dots are no numerals (issue 6)
+
+
+def blobs_numeral(*shapes: np.ndarray) -> tuple[_Numeral, np.ndarray]:
+    """A numeral of the ink shapes given (each a 40 × 40 mask), side by side, and its labels."""
+    labels = np.zeros((40, 45 * len(shapes)), np.int32)
+    for index, shape in enumerate(shapes):
+        labels[:, 45 * index:45 * index + 40][shape > 0] = index + 1
+    rows, columns = np.nonzero(labels)
+    box = (int(columns.min()), int(rows.min()), int(np.ptp(columns)) + 1, int(np.ptp(rows)) + 1)
+    probabilities = np.zeros(REJECT + 1)
+    probabilities[20] = 1.0  # read as an 11
+    return _Numeral(box=box, labels=tuple(range(1, len(shapes) + 1)),
+                    probabilities=probabilities), labels
+
+
+def disc(radius: int = 18) -> np.ndarray:
+    return cv2.circle(np.zeros((40, 40), np.uint8), (20, 20), radius, 1, -1)
+
+
+def glyph(text: str) -> np.ndarray:
+    """A heavy Hershey digit, 40 pixels tall, in a 40 × 40 mask."""
+    shape = cv2.putText(np.zeros((60, 60), np.uint8), text, (6, 50), cv2.FONT_HERSHEY_SIMPLEX,
+                        1.6, 1, 9)
+    rows, columns = np.nonzero(shape)
+    shape = shape[rows.min():rows.max() + 1, columns.min():columns.max() + 1]
+    shape = cv2.resize(shape, (max(1, round(shape.shape[1] * 40 / shape.shape[0])), 40),
+                       interpolation=cv2.INTER_NEAREST)[:, :40]
+    mask = np.zeros((40, 40), np.uint8)
+    left = (40 - shape.shape[1]) // 2
+    mask[:, left:left + shape.shape[1]] = shape
+    return mask
+
+
+def test_two_dots_of_a_polka_cloth_side_by_side_are_no_11():
+    assert _dots(*blobs_numeral(disc(), disc()))
+    assert _dots(*blobs_numeral(disc(15)))
+
+
+@pytest.mark.parametrize("digit", ["8", "0", "6", "1"])
+def test_bold_digits_are_no_dots(digit):
+    assert not _dots(*blobs_numeral(glyph(digit)))
+    assert not _dots(*blobs_numeral(disc(), glyph(digit)))  # one dot beside a digit
+
+
+def test_a_round_ring_is_no_dot():
+    ring = cv2.circle(np.zeros((40, 40), np.uint8), (20, 20), 16, 1, 7)
+    assert not _dots(*blobs_numeral(ring, ring))
