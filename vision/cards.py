@@ -239,6 +239,8 @@ def _read_cards(image: np.ndarray, on_plaza: bool
             if w * h >= 0.1 * width * width * CARD_ASPECT:  # a piece of a card, at least
                 found += _read_region(normalised, paper, region, scale, on_plaza, width, axis)
     found += _read_off_white(small, normalised, edges_free, found, scale, on_plaza, axis)
+    if on_plaza:
+        found += _read_row_gaps(small, found, scale)
     found = _recolour_by_deck(_without_indices(found))
     if on_plaza:
         found = _settle_on_grid(found)
@@ -333,6 +335,78 @@ def _read_off_white(small: np.ndarray, normalised: np.ndarray, edges_free: np.nd
                             on_plaza, axis=axis)
         more += [reading for reading in read if isinstance(reading.item, SeenCard)]
     return more
+
+
+def _read_row_gaps(small: np.ndarray, found: list[_Reading], scale: float) -> list[_Reading]:
+    """Cards in a Plaza row touch (P5), so beside each card read for sure, one card width along
+    its row, another card may lie: where nothing was read there, the place is read again against
+    its own paper white: a shadow, or a brighter card beside it, dims a card against the wider
+    estimate of _divide_by_paper, and the paper mask misses it. Cards found so are places to look
+    beside in turn. Only sure readings of the pack's numeral size count, since the place may be
+    table."""
+    sure = [r for r in found if isinstance(r.item, SeenCard)]
+    axis = _row_axis(sure)
+    if axis is None:
+        return []
+    centres = [r.frame.mean(axis=0) for r in found]
+    more: list[_Reading] = []
+    looked: list[np.ndarray] = []
+    queue = list(sure)
+    while queue:
+        reading = queue.pop()
+        top = reading.frame[1] - reading.frame[0]
+        width = float(np.linalg.norm(top))
+        for side in (1, -1):
+            place = reading.frame + side * top
+            centre = place.mean(axis=0)
+            if any(np.linalg.norm(centre - other) < 0.6 * width for other in centres + looked):
+                continue
+            looked.append(centre)
+            for new in _read_place(small, place, scale, axis):
+                if 0.75 <= new.glyph / reading.glyph <= 1.33 \
+                        and np.linalg.norm(new.frame.mean(axis=0) - centre) < 0.5 * width:
+                    more.append(new)
+                    centres.append(new.frame.mean(axis=0))
+                    queue.append(new)
+    return more
+
+
+def _read_place(small: np.ndarray, place: np.ndarray, scale: float, axis: float
+                ) -> list[_Reading]:
+    """The sure cards read at a card-sized place (its corners in photo pixels, in the order of
+    a frame along the rows), with the paper white measured around each pixel within a third of
+    the card: a shadow's edge may cross the card, and no numeral's stroke is that wide."""
+    corners = place * scale
+    width = float(np.linalg.norm(corners[1] - corners[0]))
+    height = float(np.linalg.norm(corners[3] - corners[0]))
+    # The frame _read_upright cuts reaches half a card beyond the place: so does the crop (its
+    # corners even, to match the half-size paper mask).
+    x0, y0 = (int(v) // 2 * 2 for v in corners.min(axis=0) - width / 2 - 2)
+    x1, y1 = ((int(v) + 3) // 2 * 2 for v in corners.max(axis=0) + width / 2)
+    if x0 < 0 or y0 < 0 or x1 > small.shape[1] or y1 > small.shape[0]:
+        return []  # a place the photo's edge cuts: no card read there could be sized
+    crop = small[y0:y1, x0:x1]
+    inside = np.zeros(crop.shape[:2], np.uint8)
+    cv2.fillPoly(inside, [np.round(corners - (x0, y0)).astype(np.int32)], 1)
+    size = int(width / 3) | 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
+    white = cv2.blur(cv2.dilate(crop, kernel), (size, size))
+    normalised = crop.astype(np.float32) / np.maximum(white, 16).astype(np.float32)
+    # The paper test takes the light from the brightest pixels: a lit card beside the place
+    # would outshine it. Against its own white (at 200), that card is no brighter than white.
+    level = np.clip(normalised * 200, 0, 255).astype(np.uint8)
+    own_paper = _paper_mask(level[::2, ::2], normalised[::2, ::2])
+    if own_paper[inside[::2, ::2] > 0].mean() < 0.6:
+        return []  # not mostly paper, even against its own white: table
+    centre = corners.mean(axis=0) - (x0, y0)
+    angle = math.degrees(math.atan2(*(corners[1] - corners[0])[::-1]))
+    region = _Region(rect=((float(centre[0]), float(centre[1])), (width, height), angle),
+                     card_shaped=False)
+    shift = np.array([x0, y0]) / scale
+    return [_judged(r.frame + shift, r.probabilities, r.colour, r.colour_confidence, r.ink,
+                    r.glyph)
+            for r in _read_region(normalised, own_paper, region, scale, True, width, axis)
+            if isinstance(r.item, SeenCard)]
 
 
 def _divide_by_paper(small: np.ndarray) -> np.ndarray:

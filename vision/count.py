@@ -15,13 +15,22 @@ How it works, and why:
   first segmentation from the ring finds the rectangle's outline, and the table is sampled
   again outside it.
 - The grid is snapped to the rectangle's straight outer border when the two agree; with too
-  few features the border alone places it, under each of the four turns.
-- Each cell is compared with every picture cell under every turn at small shifts (normalised
-  colour + grey pattern, vision.cells). A cell that is mostly table is missing. A present cell
-  is right when its own cell is clearly the best explanation, or, when its content cannot
-  tell (flat colour looks the same turned or moved), when its own cell is as good as anything
-  and its seams with its neighbours are closed (a turned or moved piece does not interlock).
-  Otherwise it is wrong: counting a wrong piece right would undercharge the player (T6).
+  few features the border alone places it, under each of the four turns. The border is four
+  straight lines, each fitted to the most outline points in a line (vision.pieces
+  read_rectangle): a tilted camera draws the rectangle as a quadrilateral, and glare or a
+  stray piece joined to the outline is not straight. The cells are laid on it in perspective
+  (matching.projective): spread evenly, the middle cells of a rectangle tilted 30° were a
+  fifth of a cell off.
+- Each cell is compared with every picture cell under every turn at small shifts (colour +
+  grey pattern, vision.cells), under the light the pieces around it show (_relit: shade, a
+  shadow's edge and glare change slowly across the rectangle; the cell's own samples never
+  shape its own light, so a wrong piece cannot be lit into its cell's colours). A cell that is
+  mostly table is missing. A present cell is right when its own cell is clearly the best
+  explanation, or, when its content cannot tell (flat colour looks the same turned or moved),
+  when no other cell explains it better, its seams with its neighbours are closed (a turned or
+  moved piece does not interlock) and some cell of the reading is clearly right by its
+  content (flat cells interlock on a grid laid wrong too). Otherwise it is wrong: counting a
+  wrong piece right would undercharge the player (T6).
   Features vouch for a piece only where the mask sees one: a piece the mask calls table
   must show its content.
 """
@@ -45,9 +54,9 @@ from vision.matching import (
     MIN_INLIERS,
     Hypothesis,
     Scene,
-    bilinear,
     hypotheses,
     photo_scene,
+    projective,
     same_placement,
 )
 from vision.pictures import Picture, check_image
@@ -257,19 +266,32 @@ def _placed_cells(scene: Scene, picture: Picture, agreeing: list[Hypothesis]) ->
     return placed
 
 
+SAME_OUTLINE = 0.1
+
+
 def _read_by_border(scene: Scene, picture: Picture, bank: cells.Bank) -> list[_Reading]:
     """The cells read on the rectangle's straight outer border under each plausible turn (found
     in a first segmentation, then again with the table sampled around it)."""
-    found = find_pieces_on_ring(scene.work, picture)
-    outline = read_rectangle(found) if found.area else None
-    if outline is not None:
-        found = find_pieces_outside(scene.work, outline)
-        outline = read_rectangle(found) if found.area else None
+    on_ring = find_pieces_on_ring(scene.work, picture)
+    outline = read_rectangle(on_ring) if on_ring.area else None
     if outline is None:
         return []
-    turns = [np.roll(outline, -turn, axis=0) for turn in range(4)]
-    return [_read_cells(scene.work, found, corners, bank, set())
-            for corners in turns if _plausible_turn(corners, bank)]
+    found = find_pieces_outside(scene.work, outline)
+    second = read_rectangle(found) if found.area else None
+    # sampled outside the first outline, a patterned table (tartan) can lose the outline as
+    # often as the ring's sample can: where the two differ, both are read
+    read = [(found, outline)] if second is None or _same_outline(outline, second) \
+        else [(found, second), (on_ring, outline)]
+    return [_read_cells(scene.work, pieces, corners, bank, set())
+            for pieces, sides in read for corners in (np.roll(sides, -turn, axis=0)
+                                                      for turn in range(4))
+            if _plausible_turn(corners, bank)]
+
+
+def _same_outline(first: np.ndarray, second: np.ndarray) -> bool:
+    """Do two outlines' corners lie within SAME_OUTLINE cells of each other?"""
+    cell = np.linalg.norm(first[1] - first[0]) / GRID
+    return bool(np.linalg.norm(first - second, axis=1).max() < SAME_OUTLINE * cell)
 
 
 def _placements(scene: Scene, picture: Picture) -> list[list[Hypothesis]]:
@@ -339,16 +361,16 @@ def _plausible_turn(corners: np.ndarray, bank: cells.Bank) -> bool:
 # within NOISE: a flat cell), when its seams are closed. Otherwise it is wrong (a cell only
 # about as near its own as another, beyond the noise, may be either: T6 counts it wrong).
 PRESENT = 0.5
-CLEARLY = 0.04
-CLEAR_RATIO = 0.7
+CLEARLY = 0.03
+CLEAR_RATIO = 0.75
+BETTER_ELSEWHERE = 0.01  # a flat cell another cell or turn explains this much better is wrong
 NOISE = 0.06  # distances below this are blur, noise and compression: they tell cells apart no more
 SHIFTS = np.float64([(0.0, 0.0)] + [(x, y) for x in (-0.05, 0, 0.05) for y in (-0.05, 0, 0.05)
                                      if x or y])  # the grid places a cell only roughly
-LOCAL_LIGHT = 1.35  # a cell's light may differ from the photo's by this factor (shade, glare)
-LOCAL_TINT = 1.08  # and its tint by this much per channel
 CLEAR_OF_TABLE = 2  # mask pixels kept clear of the table in the comparison
 SEEN = 0.3  # a cell whose middle is less than this share inside the photo is not read
 HOLE = 0.02  # a seam with more than this share of table in its band is open
+ANCHORS = 1  # cells clearly right by their content before seams may vouch for flat ones
 UNLIKE = 2 * LOOKS_LIKE  # the most a present cell adds to a reading's fitness
 
 
@@ -365,11 +387,11 @@ class _Reading:
 def _cell_axes(corners: np.ndarray, row: int, col: int) -> tuple[np.ndarray, np.ndarray,
                                                                   np.ndarray]:
     """The cell's centre and its x and y sides (work pixels) on the rectangle at `corners`."""
-    centre = bilinear(corners, (col + 0.5) / GRID, (row + 0.5) / GRID)
-    x_side = (bilinear(corners, (col + 1) / GRID, (row + 0.5) / GRID)
-              - bilinear(corners, col / GRID, (row + 0.5) / GRID))
-    y_side = (bilinear(corners, (col + 0.5) / GRID, (row + 1) / GRID)
-              - bilinear(corners, (col + 0.5) / GRID, row / GRID))
+    centre = projective(corners, (col + 0.5) / GRID, (row + 0.5) / GRID)
+    x_side = (projective(corners, (col + 1) / GRID, (row + 0.5) / GRID)
+              - projective(corners, col / GRID, (row + 0.5) / GRID))
+    y_side = (projective(corners, (col + 0.5) / GRID, (row + 1) / GRID)
+              - projective(corners, (col + 0.5) / GRID, row / GRID))
     return centre, x_side, y_side
 
 
@@ -398,22 +420,112 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
     # table's, or the table sampled from pieces around a misplaced grid) must show its content
     vouched = {index for index in placed if coverage[index] >= PRESENT}
 
-    def scored(index: int) -> cells.Scores:
-        """The cell's Scores, its entry k the cell shifted by SHIFTS[k]."""
+    def sampled_body(index: int) -> cells.Body:
+        """The cell's body, its entry k the cell shifted by SHIFTS[k]."""
         centre, x_side, y_side = axes[index]
         # a piece whose colours are the table's is lost by the mask; its features in the
         # cell's core place it all the same (neighbours' tabs do not reach the core)
         lost = coverage[index] < PRESENT and index in placed
-        body = cells.bodies(work, seen if lost else compared, found.factor,
+        return cells.bodies(work, seen if lost else compared, found.factor,
                             centre + SHIFTS @ np.stack([x_side, y_side]), [(x_side, y_side)])
-        return cells.scores(body, refs)
 
-    scores = [scored(index) for index in range(GRID * GRID)]
+    sampled = [sampled_body(index) for index in range(GRID * GRID)]
+    lit = _relit(sampled, bank, present)
+    scores = [cells.scores(body, refs) for body in lit]
     verdicts, mines = _judge(scores, present, visible, vouched, len(refs.cells))
     fitness = UNLIKE * (GRID * GRID - sum(present)) + sum(min(mine, UNLIKE) for mine in mines)
-    states = [_by_seams(found, corners, index, verdicts) if verdict == "unsure" else verdict
+    # seams vouch for flat cells only on a rectangle whose content places some piece clearly:
+    # on a grid laid wrong (turned, off the pieces) flat cells interlock with each other all
+    # the same, and counting them right would undercharge the player
+    anchored = verdicts.count("right") >= ANCHORS
+    states = [verdict if verdict != "unsure"
+              else _by_seams(found, corners, index, verdicts) if anchored else "wrong"
               for index, verdict in enumerate(verdicts)]
     return _Reading(corners, states, fitness, verdicts.count("right"))
+
+
+LIGHT_REACH = 0.5  # (cells) how far the light seen on the pieces around a cell reaches into it
+LIGHT_PRIOR = 0.001  # weight (in cells' worth of samples) of the photo's overall cast in each field
+LIGHT_FLAT = 20.0  # how strongly the light's plane is flattened where few samples reach
+LIT_SAMPLE = np.log(1.5)  # a sample this far from its light field is content, not light
+LIT_CELL = np.log(1.2)  # a cell this far from its field (median) does not shape the others'
+
+
+def _relit(bodies: list[cells.Body], bank: cells.Bank, present: list[bool]) -> list[cells.Body]:
+    """Each cell's body under the light the pieces AROUND it show: the ratio of the picture's
+    colours to the photo's, where the other present cells match their own cells, smoothed over
+    LIGHT_REACH cells. Shade, a cast shadow's edge and glare change slowly across the
+    rectangle, so the light at a cell is what its neighbours show; the cell's own samples never
+    shape its own light, so a wrong piece cannot be lit into its cell's colours."""
+    side = cells.SAMPLES
+    mosaic = (GRID * side, GRID * side)
+    photo, weight = np.zeros((*mosaic, 3), np.float32), np.zeros(mosaic, np.float32)
+    picture = np.zeros((*mosaic, 3), np.float32)
+    for index, body in enumerate(bodies):
+        row, col = divmod(index, GRID)
+        block = np.s_[row * side:(row + 1) * side, col * side:(col + 1) * side]
+        photo[block], picture[block] = body.colour[0], bank.cells[index]
+        weight[block] = body.weight[0] * present[index]
+    ratio = np.log((picture + 4) / (photo + 4))
+    cast = np.median(ratio[weight > 0], axis=0) if (weight > 0).any() else np.zeros(3)
+    sigma = LIGHT_REACH * side
+    trusted = weight.copy()
+    fields = np.broadcast_to(cast, (GRID * GRID, side, side, 3))
+    for _ in range(3):
+        fields = _light_fields(ratio, trusted, cast, sigma)
+        off = np.abs(ratio.reshape(GRID, side, GRID, side, 3).transpose(0, 2, 1, 3, 4).reshape(
+            GRID * GRID, side, side, 3) - fields).mean(-1)
+        cell_weight = weight.reshape(GRID, side, GRID, side).transpose(0, 2, 1, 3).reshape(
+            GRID * GRID, side, side)
+        typical = np.array([np.median(o[w > 0]) if (w > 0).any() else np.inf
+                            for o, w in zip(off, cell_weight, strict=True)])
+        keep = cell_weight * (off < LIT_SAMPLE) * (typical < LIT_CELL)[:, None, None]
+        trusted = keep.reshape(GRID, GRID, side, side).transpose(0, 2, 1, 3).reshape(mosaic)
+    gains = np.exp(fields)  # (16, S, S, 3)
+    return [cells.Body(body.colour * gain[None], body.weight)
+            for body, gain in zip(bodies, gains, strict=True)]
+
+
+def _light_fields(ratio: np.ndarray, weight: np.ndarray, cast: np.ndarray,
+                  sigma: float) -> np.ndarray:
+    """Per cell (16, S, S, 3): the log ratio at each of its samples from a plane fitted to the
+    trusted samples of every other cell around it (weighted by a Gaussian of `sigma` samples):
+    light falling off across the rectangle goes on across a cell at the edge, which the mean
+    of its neighbours would not follow. The plane is drawn towards the overall cast, and
+    flattened, where few samples reach."""
+    side = cells.SAMPLES
+    prior = LIGHT_PRIOR * side * side / (2 * np.pi * sigma ** 2)
+    y, x = (np.mgrid[0:GRID * side, 0:GRID * side].astype(np.float32) + 0.5) / side
+    # the weighted normal equations of ratio = a + b·x + c·y around each sample: every sum is
+    # a blur, and a blur is linear, so the sums over the other cells are the sums over all
+    # cells less the cell's own (which is zero outside the cell: blurred on the cell alone)
+    products = np.dstack([weight * p for p in (np.ones_like(x), x, y, x * x, x * y, y * y)]
+                         + [weight[..., None] * ratio * t[..., None]
+                            for t in (np.ones_like(x), x, y)])  # (…, 6 + 9)
+    everywhere = _blurred(products, sigma)
+    fields = np.empty((GRID * GRID, side, side, 3), np.float32)
+    pairs = np.array([[0, 1, 2], [1, 3, 4], [2, 4, 5]])
+    for index in range(GRID * GRID):
+        row, col = divmod(index, GRID)
+        block = np.s_[row * side:(row + 1) * side, col * side:(col + 1) * side]
+        sums = everywhere[block] - _blurred(np.ascontiguousarray(products[block]), sigma)
+        moments = sums[..., pairs]  # (S, S, 3, 3)
+        rhs = sums[..., 6:].reshape(side, side, 3, 3)  # (S, S, term, channel)
+        here = np.stack([np.ones((side, side), np.float32), x[block], y[block]], -1)
+        moments += prior * here[..., :, None] * here[..., None, :] \
+            + LIGHT_FLAT * prior * np.diag([0.0, 1.0, 1.0])
+        rhs += prior * here[..., :, None] * cast
+        plane = np.linalg.solve(moments, rhs)
+        fields[index] = (here[..., :, None] * plane).sum(-2)
+    return fields
+
+
+def _blurred(image: np.ndarray, sigma: float) -> np.ndarray:
+    """A Gaussian blur of every channel (any number), zero beyond the image."""
+    return np.dstack([cv2.GaussianBlur(np.ascontiguousarray(image[..., k:k + 4]), (0, 0), sigma,
+                                       borderType=cv2.BORDER_CONSTANT).reshape(
+                                           *image.shape[:2], -1)
+                      for k in range(0, image.shape[-1], 4)])
 
 
 def _judge(scores: list[cells.Scores], present: list[bool], visible: list[float],
@@ -421,8 +533,7 @@ def _judge(scores: list[cells.Scores], present: list[bool], visible: list[float]
     """Each cell's verdict ("missing", "right" (clearly), "wrong", or "unsure": content that
     cannot tell) and its distance to its own cell (0 when not compared); a cell in `vouched`
     is right when it looks like its own cell at all."""
-    gains = _gains(np.array([(s.picture_mean[0, i] + 4) / (s.photo_mean[0] + 4)
-                             for i, s in enumerate(scores)]), present)
+    unlit = np.ones(3)  # the bodies come lit (_relit)
     verdicts, mines = [], []
     for index, score in enumerate(scores):
         if visible[index] < SEEN or not present[index]:
@@ -430,7 +541,7 @@ def _judge(scores: list[cells.Scores], present: list[bool], visible: list[float]
             verdicts.append("wrong" if visible[index] < SEEN else "missing")
             mines.append(0.0)
             continue
-        every = cells.distance(score, gains[index], np.arange(len(SHIFTS))[:, None],
+        every = cells.distance(score, unlit, np.arange(len(SHIFTS))[:, None],
                                np.arange(candidates)[None]).min(0)
         mine = float(every[index])
         mines.append(mine)
@@ -438,8 +549,10 @@ def _judge(scores: list[cells.Scores], present: list[bool], visible: list[float]
         if mine <= LOOKS_LIKE and (index in vouched or (
                 mine + CLEARLY < others and mine < CLEAR_RATIO * others)):
             verdicts.append("right")
-        elif mine > NOISE:
-            verdicts.append("wrong")  # unlike its own cell, or not clearly its own
+        elif mine > NOISE or others + BETTER_ELSEWHERE < mine:
+            # unlike its own cell, or not clearly its own; or another cell or turn explains
+            # even flat content better (a turned flat piece's shading runs the wrong way)
+            verdicts.append("wrong")
         else:
             verdicts.append("unsure")  # flat content looks the same turned or moved
     return verdicts, mines
@@ -464,19 +577,6 @@ def _by_seams(found: Pieces, corners: np.ndarray, index: int,
     return "right" if joined else "wrong"
 
 
-def _gains(ratios: np.ndarray, present: list[bool]) -> np.ndarray:
-    """Per-channel gains taking each cell's photo colours to the picture's: the photo's colour
-    cast, however strong (the camera's white balance and the cover photo's both count), as the
-    median over present cells of the ratio that matches a cell to its own cell; and each cell
-    free to differ from it by uneven light (brightness) and a little tint."""
-    logs = np.log(ratios)
-    cast = np.median(logs[present], axis=0) if any(present) else np.zeros(3)
-    local = logs - cast
-    level = np.clip(local.mean(1, keepdims=True), -np.log(LOCAL_LIGHT), np.log(LOCAL_LIGHT))
-    tint = np.clip(local - level, -np.log(LOCAL_TINT), np.log(LOCAL_TINT))
-    return np.exp(cast + level + tint)
-
-
 def _seam_closed(found: Pieces, corners: np.ndarray, cell: tuple[int, int],
                  neighbour: tuple[int, int]) -> bool:
     """Is the band along the side two cells share all piece (at most HOLE of it table)?"""
@@ -485,7 +585,7 @@ def _seam_closed(found: Pieces, corners: np.ndarray, cell: tuple[int, int],
     along, across = np.array([abs(d_row), abs(d_col)]), np.array([abs(d_col), abs(d_row)])
     quad = [middle + a * 0.4 * along + b * 0.15 * across
             for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
-    points = np.float32([bilinear(corners, x / GRID, y / GRID) for x, y in quad])
+    points = np.float32([projective(corners, x / GRID, y / GRID) for x, y in quad])
     band = np.zeros(found.bare.shape, np.uint8)
     cv2.fillConvexPoly(band, np.int32(points / found.factor), 1)
     return not band.any() or 1 - found.bare[band > 0].mean() <= HOLE

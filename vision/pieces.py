@@ -33,11 +33,14 @@ SEED = 7
 class Pieces:
     """The pieces' mask (uint8 0/1, holes filled) at `factor` photo pixels per mask pixel, the
     same before filling (`bare`: a gap closed in by two pieces is a hole), and the pieces' angle
-    (radians, modulo a quarter turn) in the photo."""
+    (radians, modulo a quarter turn) in the photo; the table colours (weighted Lab, lab_of) and
+    the margin beyond which a colour is piece, to read finer detail at another size."""
     mask: np.ndarray
     bare: np.ndarray
     factor: float
     angle: float
+    table: np.ndarray | None = None
+    margin: float = 0.0
 
     @property
     def area(self) -> int:
@@ -143,7 +146,8 @@ def segment(lab: np.ndarray, sample: np.ndarray, factor: float,
             >= max(smallest * mask.size, LARGEST_SHARE * largest)]
     bare = np.isin(labels, keep).astype(np.uint8)
     mask = fill_holes(bare)
-    return Pieces(mask, bare, factor, orientation(mask) if mask.any() else 0.0)
+    return Pieces(mask, bare, factor, orientation(mask) if mask.any() else 0.0, centres[table],
+                  margin)
 
 
 def upright(mask: np.ndarray, angle: float) -> tuple[np.ndarray, np.ndarray]:
@@ -181,6 +185,65 @@ class Pair:
 SEAM_DEPTH = 0.2  # half width of the seam band, in body lengths: inside it a joined pair is all
 # piece, whatever the tabs (neighbouring sides' tabs start further from the corner)
 SEAM_END = 0.06  # the band stops this far from the corners (the sides' shoulders wave a little)
+
+
+def _seam_band(image: np.ndarray, pair: Pair, depth: float) -> np.ndarray:
+    """The band along the pair's common side (corners left out), `depth` body lengths deep on
+    both sides, sampled about a pixel apart from `image` (the photo at the pair's size): rows
+    run along the side, columns across it from the first body to the second."""
+    first, second = (np.array(c) for c in pair.centres)
+    middle, along = (first + second) / 2, np.array(pair.direction)
+    seam = np.array([-along[1], along[0]])
+    positions = max(8, int(pair.across * (1 - 2 * SEAM_END)))
+    depths = max(4, int(2 * depth * pair.along))
+    t = ((np.arange(positions) + 0.5) / positions - 0.5) * (1 - 2 * SEAM_END) * pair.across
+    u = ((np.arange(depths) + 0.5) / depths * 2 - 1) * depth * pair.along
+    points = (middle + t[:, None, None] * seam + u[None, :, None] * along).astype(np.float32)
+    return cv2.remap(image, points[..., 0], points[..., 1], cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_REPLICATE)
+
+
+def seam_gap(image: np.ndarray, pieces: Pieces, pair: Pair) -> float:
+    """How wide the table shows between the two bodies across their common side, as a share of
+    a body's length: the median over the positions along the side of the table-coloured pixels
+    on the line across the seam band. Read on `image` (the photo at the pair's size), finer than
+    the mask, whose smoothing closes a gap of a pixel or two there; a joined pair shows only
+    its thin cut line."""
+    if pieces.table is None or not len(pieces.table):
+        return 0.0
+    band = _seam_band(image, pair, SEAM_DEPTH)
+    table = _table_distance(lab_of(band), pieces.table) < pieces.margin
+    return float(np.median(table.sum(1))) * (2 * SEAM_DEPTH / band.shape[1])
+
+
+CUT_DEPTH = 0.3  # the cut line is looked for this deep on both sides (body lengths): tabs reach
+CUT_JUMP = 2  # pixels the cut line may move across the band from one position to the next
+
+
+def seam_cut(image: np.ndarray, pair: Pair) -> tuple[float, float]:
+    """How clearly a cut line runs along the whole common side: the median edge strength (grey
+    levels per pixel) on the strongest path through the band from one corner to the other
+    (dynamic programming, a few pixels' sway per step so it can follow tabs and blanks), and the
+    band's median edge strength. Two pieces always show where they meet; one piece read as two
+    (a part of it lost to a table of its colour) shows no such line."""
+    band = cv2.GaussianBlur(_seam_band(image, pair, CUT_DEPTH).astype(np.float32), (0, 0), 1.0)
+    dx, dy = cv2.Sobel(band, cv2.CV_32F, 1, 0), cv2.Sobel(band, cv2.CV_32F, 0, 1)
+    edge = np.sqrt((dx ** 2 + dy ** 2).sum(-1)) / 8  # Sobel reads a ramp 8 times its slope
+    width = edge.shape[1]
+    total, came_from = edge[0].copy(), np.zeros(edge.shape, np.int32)
+    columns = np.arange(width)
+    for row in range(1, len(edge)):
+        best, source = np.full(width, -np.inf, np.float32), columns.copy()
+        for step in range(-CUT_JUMP, CUT_JUMP + 1):
+            start = np.clip(columns - step, 0, width - 1)
+            better = total[start] > best
+            best[better], source[better] = total[start][better], start[better]
+        total, came_from[row] = best + edge[row], source
+    path = [int(np.argmax(total))]
+    for row in range(len(edge) - 1, 0, -1):
+        path.append(int(came_from[row, path[-1]]))
+    strength = edge[np.arange(len(edge)), path[::-1]]
+    return float(np.median(strength)), float(np.median(edge))
 
 
 def read_pair(pieces: Pieces) -> Pair | None:
@@ -231,4 +294,80 @@ def read_rectangle(pieces: Pieces) -> np.ndarray | None:
     if min(x1 - x0, y1 - y0) < 16:
         return None
     corners = np.float64([[x0, y0, 1], [x1, y0, 1], [x1, y1, 1], [x0, y1, 1]])
-    return corners @ cv2.invertAffineTransform(turn).T * pieces.factor
+    return _straight_sides(pieces.mask, corners @ cv2.invertAffineTransform(turn).T) \
+        * pieces.factor
+
+
+SIDE_REACH = (0.3, 0.07, 0.035)  # shares of a side: outline points this near it are its own
+SIDE_ENDS = 0.1  # share of a side at each end left out (a missing corner piece rounds it)
+SIDE_POINTS = 12  # outline points a side needs to be fitted
+
+
+def _straight_sides(mask: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """The rectangle's corners (mask pixels) where its four straight outer sides meet, each
+    side a line fitted to the outline points along it, starting from `corners`, the upright
+    box the pieces fill. A tilted camera draws the rectangle as a quadrilateral, not a box;
+    the sides are fitted again nearer and nearer, so that a missing border piece's notch and a
+    turned piece's tabs fall out. A side with too few outline points stays where it was."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return corners
+    points = np.concatenate(contours).reshape(-1, 2).astype(np.float64)
+    # where the rectangle runs off the photo, its outline follows the photo's edge: straight,
+    # and not the rectangle's side
+    height, width = mask.shape
+    inside = np.all((points > 1) & (points < np.array([width, height]) - 2), axis=1)
+    points = points[inside]
+    for reach in SIDE_REACH:
+        lines = []
+        for start, end in zip(corners, np.roll(corners, -1, axis=0), strict=True):
+            length = max(float(np.linalg.norm(end - start)), 1e-6)
+            direction = (end - start) / length
+            along = (points - start) @ direction / length
+            across = (points - start) @ np.array([-direction[1], direction[0]])
+            near = (np.abs(across) < reach * length) & (along > SIDE_ENDS) \
+                & (along < 1 - SIDE_ENDS)
+            # a side with too few points of its own (off the photo) stays where it was
+            lines.append(_straightest_line(points[near], length) if near.sum() >= SIDE_POINTS
+                         else (start, direction))
+        met = [_meeting(lines[k - 1], lines[k]) for k in range(4)]
+        if any(point is None for point in met):
+            return corners
+        corners = np.array(met)
+    return corners
+
+
+SIDE_TRIES = 200  # point pairs tried for each side's line
+ON_SIDE = 0.012  # share of a side: outline points this near a line are on it (at least 1.5 px)
+
+
+def _straightest_line(points: np.ndarray, length: float) -> tuple[np.ndarray, np.ndarray]:
+    """The line (a point, a direction) through the most of `points`, refitted to them: a
+    straight side is many outline points in a line, and a glare patch or a stray piece joined
+    to the outline beside it is curved or shorter (a least-squares line leans towards it)."""
+    rng = np.random.default_rng(SEED)
+    pairs = rng.integers(0, len(points), (SIDE_TRIES, 2))
+    start, run = points[pairs[:, 0]], points[pairs[:, 1]] - points[pairs[:, 0]]
+    norm = np.linalg.norm(run, axis=1)
+    usable = norm > 0.1 * length
+    start, run = start[usable], run[usable] / norm[usable, None]
+    tolerance = max(1.5, ON_SIDE * length)
+    if not len(start):
+        on = np.ones(len(points), bool)
+    else:
+        offsets = np.abs((points[None] - start[:, None])[..., 0] * run[:, None, 1]
+                         - (points[None] - start[:, None])[..., 1] * run[:, None, 0])
+        on = offsets[np.argmax((offsets < tolerance).sum(1))] < tolerance
+    vx, vy, x, y = cv2.fitLine(np.float32(points[on]), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+    return np.array([x, y], np.float64), np.array([vx, vy], np.float64)
+
+
+def _meeting(first: tuple[np.ndarray, np.ndarray],
+             second: tuple[np.ndarray, np.ndarray]) -> np.ndarray | None:
+    """Where two lines (a point, a direction) cross; None when they are nearly parallel."""
+    (p, u), (q, v) = first, second
+    determinant = u[0] * -v[1] + v[0] * u[1]
+    if abs(determinant) < 0.2:
+        return None
+    t = ((q - p)[0] * -v[1] + v[0] * (q - p)[1]) / determinant
+    return p + t * u

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 from dataclasses import replace
@@ -31,6 +32,7 @@ from vision.cards import (
     _Numeral,
     _orient_six_or_nine,
     _PaperShare,
+    _read_place,
     _Reading,
     _recolour_by_deck,
     _regions,
@@ -614,3 +616,61 @@ def test_a_1_or_2_at_a_pieces_edge_may_be_half_of_a_10_11_or_12(number, x, room)
     # the frame may be one digit of a two-digit number whose other digit lies beyond.
     numeral = replace(sure_numeral(number, x, 10), box=(x, 10, 10, 30))
     assert _room_for_a_digit(numeral, (82, 100)) is room
+
+
+# ---------------------------------------------------------------------------------------------
+# Cards a shadow dims: read again beside their row, against their own white (issue 6)
+
+
+def in_shadow(photo, card: Card, shade: float) -> np.ndarray:
+    """The photo with one card, and a rim of the table round it, in a cool shadow: each pixel
+    dimmed to `shade` of its light (blue a little less), with a soft edge."""
+    corners = corners_of(photo, card)
+    centre = corners.mean(axis=0)
+    shadow = np.zeros(photo.image.shape[:2], np.float32)
+    cv2.fillPoly(shadow, [np.round(centre + 1.15 * (corners - centre)).astype(np.int32)], 1.0)
+    shadow = cv2.GaussianBlur(shadow, (0, 0), 4)[..., None]
+    dim = np.array([1.0, 0.8, 0.75]) * shade  # BGR
+    return (photo.image * (1 - shadow + shadow * dim)).astype(np.uint8)
+
+
+def corners_of(photo, card: Card) -> np.ndarray:
+    return np.array(next(placed.corners for placed in photo.cards if placed.card == card))
+
+
+def test_a_card_in_deep_shadow_at_the_end_of_its_row_is_read():
+    # The 7 at the end of the Red run, dimmed to 0.4 of its light: against the white of the lit
+    # cards beside it, it is no paper; against its own white it reads as sure as they do.
+    photo = plaza_photo(11, PRIMER_PLAZA)
+    reading = read_plaza(in_shadow(photo, Card(R, 7), 0.4))
+    assert {seen.card for seen in reading.cards} == set(PRIMER_PLAZA)
+    assert reading.unsure == ()
+
+
+def test_bare_table_beside_a_row_is_no_card():
+    photo = plaza_photo(11, PRIMER_PLAZA)
+    last = corners_of(photo, Card(BR, 8))  # the end of the Brown run; table beyond it
+    top = last[1] - last[0]
+    axis = math.atan2(top[1], top[0])
+    for side in (1, -1):  # beyond the row's end, and the 7 beside it
+        found = _read_place(photo.image, last + side * top, 1.0, axis)
+        assert [reading.item.card for reading in found] == ([] if side == 1 else [Card(BR, 7)])
+
+
+@cache
+def _primer_photo():
+    return plaza_photo(11, PRIMER_PLAZA)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.floats(0.25, 1.0), st.floats(-0.08, 0.08), st.floats(-0.08, 0.08))
+def test_a_place_in_shadow_reads_as_its_own_card_or_nothing(shade, along, across):
+    # However deep the shadow and however a little off the place (a tilted photo bends rows),
+    # what a place reads against its own white is never another card.
+    photo = _primer_photo()
+    corners = corners_of(photo, Card(R, 6))
+    top, side = corners[1] - corners[0], corners[3] - corners[0]
+    place = corners + along * top + across * side
+    found = _read_place(in_shadow(photo, Card(R, 6), shade), place, 1.0,
+                        math.atan2(top[1], top[0]))
+    assert [reading.item.card for reading in found] in ([], [Card(R, 6)])

@@ -8,7 +8,16 @@ import pytest
 
 from tests.vision import render_jigsaw as render
 from vision import matching
-from vision.jigsaw import annotate_count, annotate_fit, check_fit, count_pieces
+from vision.jigsaw import (
+    CLEARLY,
+    LOOKS_LIKE,
+    LOOSELY,
+    _PairPlacement,
+    annotate_count,
+    annotate_fit,
+    check_fit,
+    count_pieces,
+)
 from vision.photo import decode_photo
 from vision.pictures import make_picture
 from vision.pieces import find_pieces
@@ -217,3 +226,71 @@ def test_t6_flat_coloured_pieces_are_never_counted_right_when_they_are_not(smoot
     right_cells = {i for i, s in enumerate(s for row in counted.cells for s in row)
                    if s == "right"}
     assert right_cells <= {i for i, s in enumerate(photo.cells) if s == "right"}
+
+
+# ---------------------------------------------------------------- a joined pair placed densely
+
+def placement(fit: float, rival: float) -> _PairPlacement:
+    """Distances of a joined pair: each body `fit` from its cell on the one placing that makes
+    them neighbours the right way round (cells 0 and 1, turn 0), `rival` on the best placing
+    that does not (cells 5 and 9, the second body turned), every other placing far off."""
+    shape = (4, 16, 4, 16)
+    first, second = np.full(shape, 0.28), np.full(shape, 0.28)
+    for where, distance in (((0, 0, 0, 1), fit), ((0, 5, 1, 9), rival)):
+        first[where] = second[where] = distance
+    consistent = np.zeros(shape, bool)
+    consistent[0, 0, 0, 1] = True
+    return _PairPlacement(first + second, first, second, consistent, [])
+
+
+def test_t4_bodies_that_look_like_their_cells_fit():
+    verdict = placement(LOOKS_LIKE - 0.05, LOOKS_LIKE).verdict(())
+    assert (verdict.fit, verdict.reason) == (True, "fit") and verdict.confidence > 0.7
+
+
+def test_t4_bodies_only_loosely_like_their_cells_fit_when_no_other_placing_comes_close():
+    # blur and light blunt how much a flat piece looks like its cell, not which cell it is
+    fit = (LOOKS_LIKE + LOOSELY) / 2
+    verdict = placement(fit, fit + CLEARLY).verdict(())
+    assert (verdict.fit, verdict.reason, verdict.confidence) == (True, "fit", 0.6)
+
+
+@pytest.mark.parametrize("rival_gap", [0.0, CLEARLY / 2 - 0.01])
+def test_t4_bodies_only_loosely_like_their_cells_are_unsure_when_another_placing_is_as_good(
+        rival_gap):
+    fit = (LOOKS_LIKE + LOOSELY) / 2
+    verdict = placement(fit, fit + rival_gap).verdict(())
+    assert (verdict.fit, verdict.reason) == (None, "unsure")
+
+
+def test_t4_bodies_unlike_their_cells_are_never_a_fit():
+    verdict = placement(LOOSELY + 0.02, 0.45).verdict(())
+    assert verdict.fit is not True
+
+
+# ---------------------------------------------------------------- without a picture, synthetic
+
+def two_plain_bodies(width: int, height: int) -> np.ndarray:
+    """Two plain bodies `width` × `height` end to end on a green table, turned 20 degrees, each
+    with its dark cut line, as a photo."""
+    image = np.zeros((700, 1000, 3), np.uint8)
+    image[:] = (60, 120, 40)
+    left, top = 500 - width, 350 - height // 2
+    for x in (left, 500):
+        cv2.rectangle(image, (x, top), (x + width - 1, top + height - 1), (200, 180, 230), -1)
+        cv2.rectangle(image, (x, top), (x + width - 1, top + height - 1), (40, 40, 40), 1)
+    turn = cv2.getRotationMatrix2D((500, 350), 20, 1.0)
+    image = cv2.warpAffine(image, turn, (1000, 700), borderValue=(60, 120, 40))
+    noise = np.random.default_rng(1).normal(0, 3, image.shape)
+    return np.clip(image + noise, 0, 255).astype(np.uint8)
+
+
+def test_without_a_picture_plain_bodies_joined_on_a_full_side_fit_weaker():
+    verdict = check_fit(two_plain_bodies(180, 140), None)
+    assert (verdict.fit, verdict.reason, verdict.weaker) == (True, "fit", True)
+
+
+def test_without_a_picture_bodies_far_longer_than_wide_are_not_read_as_a_fit():
+    # no piece of a 4 × 4 cut is this shape: two pieces side by side, read along the wrong axis
+    verdict = check_fit(two_plain_bodies(200, 80), None)
+    assert (verdict.fit, verdict.reason, verdict.weaker) == (None, "unsure", True)

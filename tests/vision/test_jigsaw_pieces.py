@@ -11,7 +11,15 @@ from hypothesis import strategies as st
 
 from tests.vision import render_jigsaw as render
 from vision import cells
-from vision.pieces import find_pieces, orientation, read_pair, read_rectangle
+from vision.jigsaw import CUT_SEEN, GAP_CLOSED, GAP_OPEN, _joined
+from vision.pieces import (
+    find_pieces,
+    orientation,
+    read_pair,
+    read_rectangle,
+    seam_cut,
+    seam_gap,
+)
 
 TABLE = (60, 120, 40)  # BGR, a green cloth
 SIZE = (800, 600)
@@ -68,6 +76,55 @@ def test_a_gap_between_two_bodies_opens_the_seam():
 def test_bodies_offset_along_their_side_are_out_of_line():
     pair = read_pair(find_pieces(table_with([(250, 250, 150, 120), (400, 300, 150, 120)], 30)))
     assert pair.level > 0.3
+
+
+def gap_between_bodies(gap: int, angle: float = 30) -> tuple[float, float, bool | None, float]:
+    """Two 150 × 120 bodies `gap` pixels apart, a dark cut line drawn along each one's edge:
+    the mask's seam share, the seam gap read finer, the verdict on the joint, and the body
+    length the gap is a share of."""
+    image = table_with([(250, 250, 150, 120), (400 + gap, 250, 150, 120)])
+    for x in (399, 400 + gap):
+        cv2.line(image, (x, 250), (x, 369), (40, 40, 40), 1)
+    turn = cv2.getRotationMatrix2D((SIZE[0] / 2, SIZE[1] / 2), angle, 1.0)
+    image = cv2.warpAffine(image, turn, SIZE, borderValue=TABLE)
+    found = find_pieces(image)
+    pair = read_pair(found)
+    gap_share = seam_gap(image, found, pair)
+    return pair.seam, gap_share, _joined(image, found, pair), pair.along
+
+
+def test_t4_bodies_joined_with_only_their_cut_lines_between_are_joined():
+    seam, gap, joined, _ = gap_between_bodies(0)
+    assert seam > 0.99 and gap <= GAP_CLOSED and joined is True
+
+
+def test_t4_one_body_read_as_two_shows_no_cut_line_and_is_not_joined():
+    # a piece half lost to a table of its colour: its other half reads as a pair of bodies
+    image = table_with([(250, 250, 300, 120)], 30)
+    found = find_pieces(image)
+    pair = read_pair(found)
+    assert pair.seam > 0.99 and pair.level < 0.05
+    assert seam_cut(image, pair)[0] < CUT_SEEN
+    assert _joined(image, found, pair) is None
+
+
+def test_t4_a_gap_the_mask_closes_is_still_seen_finer_and_never_joined():
+    # 6 pixels (4% of a side) are a pixel or two on the mask: its seam band reads closed
+    seam, gap, joined, _ = gap_between_bodies(6)
+    assert seam >= 0.97
+    assert gap > GAP_CLOSED and joined is not True
+
+
+def test_t4_a_wider_gap_is_not_a_full_side():
+    _, gap, joined, _ = gap_between_bodies(12)
+    assert gap > GAP_OPEN and joined is False
+
+
+@given(st.integers(0, 24), st.floats(0, 80))
+@settings(max_examples=12, deadline=None)
+def test_the_seam_gap_reads_the_width_of_the_table_between_the_bodies(gap, angle):
+    _, read, _, along = gap_between_bodies(gap, angle)
+    assert read * along == pytest.approx(gap, abs=3)
 
 
 def test_a_rectangle_is_read_from_its_straight_border():
