@@ -734,11 +734,9 @@ def _join_by_faint_ink(ink: np.ndarray, mask: np.ndarray, labels: np.ndarray, st
     owner = np.zeros(len(stats), np.int32)
     owner[labels[mask > 0]] = faint[mask > 0]
     remap = None
-    for group in np.unique(owner[1:]):
+    for group in np.flatnonzero(np.bincount(owner[1:]) >= 2):
         members = np.flatnonzero(owner == group)
         members = members[members > 0]
-        if len(members) < 2:
-            continue
         tallest = int(stats[members, 3].max())
         pieces = [m for m in members if max(stats[m, 2], stats[m, 3]) >= tallest / 3]
         if len(pieces) < 2 or any(_encloses(stats[m], stats[n]) for m in pieces for n in pieces
