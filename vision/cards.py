@@ -964,10 +964,12 @@ def _group_digits(blobs: list[Blob], dots: list[Blob], cut: list[Blob]
     bars = [b for b in blobs if b not in digits]
     # The closest fitting pairs first: a frame's edge or a picture beside a numeral can pass for a
     # digit of about its height, but not of its height and baseline as well as its partner.
-    pairs = sorted((_pair_misfit(first, second), i, j)
-                   for i, first in enumerate(digits) for j, second in enumerate(digits)
-                   if first[0] + first[2] / 2 < second[0] + second[2] / 2
-                   and _pair_misfit(first, second) < 1)
+    others = digits + cut  # an index past the digits names a cut blob
+    nearby = _line_neighbours(others)
+    centres = [d[0] + d[2] / 2 for d in digits]
+    pairs = sorted((misfit, i, j) for i, first in enumerate(digits) for j in nearby[i]
+                   if j < len(digits) and centres[i] < centres[j]
+                   and (misfit := _pair_misfit(first, digits[j])) < 1)
     partner: dict[int, int] = {}
     for _, i, j in pairs:
         if i not in partner and j not in partner:
@@ -978,8 +980,7 @@ def _group_digits(blobs: list[Blob], dots: list[Blob], cut: list[Blob]
             continue  # joined to the digit on its left
         group = [digit] if i not in partner else [digit, digits[partner[i]]]
         crowders = () if i in partner else tuple(
-            other for other in [d for j, d in enumerate(digits) if j != i and j not in partner]
-            + cut
+            other for other in [others[j] for j in nearby[i] if j != i and j not in partner]
             if _pair_misfit(*sorted((digit, other), key=lambda b: b[0] + b[2] / 2), loose=True) < 1)
         x0, y0, w, h = _union(group)
         side = 0
@@ -1002,6 +1003,24 @@ def _group_digits(blobs: list[Blob], dots: list[Blob], cut: list[Blob]
             side = _dot_side((x0, y0, w, h), dots + [b for b in digits if b is not digit])
         result.append((_union(group), tuple(b[4] for b in group), side, crowders))
     return result
+
+
+def _line_neighbours(blobs: list[Blob], block: int = 256) -> list[list[int]]:
+    """For each blob, the others that may pass _pair_misfit(loose=True) < 1 with it, in order:
+    on its line (tops within half the taller's height) and at most 0.8 of it apart. A cheap
+    necessary test, so that pairing stays near linear: a polka cloth leaves thousands of
+    digit-sized dots, and testing every pair of them took seconds. Rows are compared `block` at
+    a time, so memory stays bounded however many blobs there are."""
+    x, y, w, h = np.array([b[:4] for b in blobs], float).reshape(-1, 4).T[:, None, :]
+    near: list[list[int]] = []
+    for start in range(0, len(blobs), block):
+        rows = slice(start, start + block)
+        xi, yi, wi, hi = (v[0, rows, None] for v in (x, y, w, h))
+        tallest = np.maximum(h, hi)
+        apart = np.maximum(x - (xi + wi), xi - (x + w))  # the gap from the left one by centre
+        close = (np.abs(y - yi) < 0.5 * tallest) & (apart < 0.8 * tallest)
+        near += [np.flatnonzero(row).tolist() for row in close]
+    return near
 
 
 def _dot_like(w: int, h: int, area: int) -> bool:

@@ -18,11 +18,13 @@ from vision.cards import (
     _doubted,
     _find_numerals,
     _group_digits,
+    _line_neighbours,
     _narrow_is_one,
     _number_odds,
     _Numeral,
     _orient_by_index,
     _orient_six_or_nine,
+    _pair_misfit,
     _PaperShare,
 )
 
@@ -358,3 +360,24 @@ def test_a_blob_the_frame_cut_beside_a_digit_crowds_it_only_at_the_digits_height
     canvas[top:top + cut_height, 114:] = 255  # a stroke cut by the frame's right side
     ((number, odds),) = numbers_read(canvas)
     assert number == 1 and (odds >= SURE) is sure
+
+
+# Boxes of about one height on a few lines, so that many lie near enough to pair.
+blob_boxes = st.lists(st.tuples(st.integers(0, 300), st.integers(0, 40), st.integers(2, 40),
+                                st.integers(16, 30)), min_size=0, max_size=40)
+
+
+@settings(max_examples=60, deadline=None)
+@given(blob_boxes, st.integers(1, 16))
+def test_the_line_neighbour_test_never_hides_a_pair_that_may_join(boxes, block):
+    """Pairing looks only at line neighbours (a polka cloth leaves thousands of dots): any two
+    blobs that may join as digits, even loosely, are neighbours of each other, however the rows
+    are blocked."""
+    blobs = [(*box, label) for label, box in enumerate(boxes, start=1)]
+    neighbours = _line_neighbours(blobs, block)
+    assert len(neighbours) == len(blobs)
+    for i, first in enumerate(blobs):
+        for j, second in enumerate(blobs):
+            left, right = sorted((first, second), key=lambda b: b[0] + b[2] / 2)
+            if i != j and _pair_misfit(left, right, loose=True) < 1:
+                assert j in neighbours[i] and i in neighbours[j]
