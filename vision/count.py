@@ -387,12 +387,10 @@ class _Reading:
 def _cell_axes(corners: np.ndarray, row: int, col: int) -> tuple[np.ndarray, np.ndarray,
                                                                   np.ndarray]:
     """The cell's centre and its x and y sides (work pixels) on the rectangle at `corners`."""
-    centre = projective(corners, (col + 0.5) / GRID, (row + 0.5) / GRID)
-    x_side = (projective(corners, (col + 1) / GRID, (row + 0.5) / GRID)
-              - projective(corners, col / GRID, (row + 0.5) / GRID))
-    y_side = (projective(corners, (col + 0.5) / GRID, (row + 1) / GRID)
-              - projective(corners, (col + 0.5) / GRID, row / GRID))
-    return centre, x_side, y_side
+    centre, right, left, bottom, top = projective(corners, np.float64(
+        [(col + 0.5, row + 0.5), (col + 1, row + 0.5), (col, row + 0.5), (col + 0.5, row + 1),
+         (col + 0.5, row)]) / GRID)
+    return centre, right - left, bottom - top
 
 
 def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cells.Bank,
@@ -458,32 +456,41 @@ def _relit(bodies: list[cells.Body], bank: cells.Bank, present: list[bool]) -> l
     rectangle, so the light at a cell is what its neighbours show; the cell's own samples never
     shape its own light, so a wrong piece cannot be lit into its cell's colours."""
     side = cells.SAMPLES
-    mosaic = (GRID * side, GRID * side)
-    photo, weight = np.zeros((*mosaic, 3), np.float32), np.zeros(mosaic, np.float32)
-    picture = np.zeros((*mosaic, 3), np.float32)
-    for index, body in enumerate(bodies):
-        row, col = divmod(index, GRID)
-        block = np.s_[row * side:(row + 1) * side, col * side:(col + 1) * side]
-        photo[block], picture[block] = body.colour[0], bank.cells[index]
-        weight[block] = body.weight[0] * present[index]
+    photo = _mosaic_of(np.stack([body.colour[0] for body in bodies]).astype(np.float32))
+    picture = _mosaic_of(bank.cells[:GRID * GRID].astype(np.float32))
+    cell_weight = np.stack([body.weight[0] * shown
+                            for body, shown in zip(bodies, present, strict=True)]
+                           ).astype(np.float32)
+    weight = _mosaic_of(cell_weight)
     ratio = np.log((picture + 4) / (photo + 4))
+    cell_ratio = _cells_of(ratio)
     cast = np.median(ratio[weight > 0], axis=0) if (weight > 0).any() else np.zeros(3)
     sigma = LIGHT_REACH * side
-    trusted = weight.copy()
-    fields = np.broadcast_to(cast, (GRID * GRID, side, side, 3))
+    trusted = weight
     for _ in range(3):
         fields = _light_fields(ratio, trusted, cast, sigma)
-        off = np.abs(ratio.reshape(GRID, side, GRID, side, 3).transpose(0, 2, 1, 3, 4).reshape(
-            GRID * GRID, side, side, 3) - fields).mean(-1)
-        cell_weight = weight.reshape(GRID, side, GRID, side).transpose(0, 2, 1, 3).reshape(
-            GRID * GRID, side, side)
+        off = np.abs(cell_ratio - fields).mean(-1)
         typical = np.array([np.median(o[w > 0]) if (w > 0).any() else np.inf
                             for o, w in zip(off, cell_weight, strict=True)])
-        keep = cell_weight * (off < LIT_SAMPLE) * (typical < LIT_CELL)[:, None, None]
-        trusted = keep.reshape(GRID, GRID, side, side).transpose(0, 2, 1, 3).reshape(mosaic)
+        trusted = _mosaic_of(cell_weight * (off < LIT_SAMPLE)
+                             * (typical < LIT_CELL)[:, None, None])
     gains = np.exp(fields)  # (16, S, S, 3)
     return [cells.Body(body.colour * gain[None], body.weight)
             for body, gain in zip(bodies, gains, strict=True)]
+
+
+def _mosaic_of(per_cell: np.ndarray) -> np.ndarray:
+    """The cells (16, S, S, ...) laid out row by row as one (4·S, 4·S, ...) image."""
+    side, rest = per_cell.shape[1], per_cell.shape[3:]
+    return per_cell.reshape(GRID, GRID, side, side, *rest).swapaxes(1, 2).reshape(
+        GRID * side, GRID * side, *rest)
+
+
+def _cells_of(mosaic: np.ndarray) -> np.ndarray:
+    """The cells (16, S, S, ...) of a (4·S, 4·S, ...) image, row by row: _mosaic_of undone."""
+    side, rest = mosaic.shape[0] // GRID, mosaic.shape[2:]
+    return mosaic.reshape(GRID, side, GRID, side, *rest).swapaxes(1, 2).reshape(
+        GRID * GRID, side, side, *rest)
 
 
 def _light_fields(ratio: np.ndarray, weight: np.ndarray, cast: np.ndarray,
@@ -585,7 +592,7 @@ def _seam_closed(found: Pieces, corners: np.ndarray, cell: tuple[int, int],
     along, across = np.array([abs(d_row), abs(d_col)]), np.array([abs(d_col), abs(d_row)])
     quad = [middle + a * 0.4 * along + b * 0.15 * across
             for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
-    points = np.float32([projective(corners, x / GRID, y / GRID) for x, y in quad])
+    points = np.float32(projective(corners, np.array(quad) / GRID))
     band = np.zeros(found.bare.shape, np.uint8)
     cv2.fillConvexPoly(band, np.int32(points / found.factor), 1)
     return not band.any() or 1 - found.bare[band > 0].mean() <= HOLE

@@ -40,9 +40,9 @@ from vision.matching import (
     WORK_LONG_SIDE,
     Hypothesis,
     Scene,
-    bilinear,
     cell_size,
     hypotheses,
+    projective,
     same_placement,
     scene_of,
     to_work,
@@ -658,6 +658,10 @@ def annotate_fit(photo: np.ndarray, verdict: FitVerdict) -> np.ndarray:
     return image
 
 
+# a cell's outline, drawn inside its sides so that neighbours' outlines do not touch
+INSET = np.float64([(0.05, 0.05), (0.95, 0.05), (0.95, 0.95), (0.05, 0.95)])
+
+
 def annotate_count(photo: np.ndarray, count: PieceCount) -> np.ndarray:
     """A copy of the photo with each cell outlined by its state, and the totals written."""
     check_image(photo)
@@ -667,8 +671,8 @@ def annotate_count(photo: np.ndarray, count: PieceCount) -> np.ndarray:
         corners = np.float64(count.grid)
         for row in range(GRID):
             for col in range(GRID):
-                quad = [bilinear(corners, (col + u) / GRID, (row + v) / GRID)
-                        for u, v in ((0.05, 0.05), (0.95, 0.05), (0.95, 0.95), (0.05, 0.95))]
+                # where count_pieces read the cell: in perspective
+                quad = projective(corners, (INSET + (col, row)) / GRID)
                 colour = {"right": GREEN, "wrong": RED, "missing": AMBER}[count.cells[row][col]]
                 cv2.polylines(image, [np.int32(quad)], True, colour, thickness, cv2.LINE_AA)
     _label(image, f"right {count.right}, wrong {count.wrong}, missing {count.missing}",

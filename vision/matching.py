@@ -149,19 +149,12 @@ def same_placement(a: Hypothesis, b: Hypothesis, picture: Picture) -> bool:
                 and turn < np.radians(6))
 
 
-def bilinear(corners: np.ndarray, u: float, v: float) -> np.ndarray:
-    """The point at (u, v) (shares of the sides) of the quadrilateral `corners`."""
-    top = corners[0] + (corners[1] - corners[0]) * u
-    bottom = corners[3] + (corners[2] - corners[3]) * u
-    return top + (bottom - top) * v
-
-
 _UNIT_SQUARE = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
 
 
-def projective(corners: np.ndarray, u: float, v: float) -> np.ndarray:
-    """The point at (u, v) (shares of the sides) of the quadrilateral `corners` seen in
-    perspective: a tilted camera foreshortens the far cells, which `bilinear` spreads evenly
-    (a fifth of a cell off in the middle of a rectangle tilted 30°)."""
+def projective(corners: np.ndarray, points) -> np.ndarray:
+    """The points at (u, v) (shares of the sides; N of them, as an (N, 2) array) of the
+    quadrilateral `corners` seen in perspective: a tilted camera foreshortens the far cells,
+    which spread evenly are a fifth of a cell off in the middle of a rectangle tilted 30°."""
     homography = cv2.getPerspectiveTransform(_UNIT_SQUARE, np.float32(corners))
-    return cv2.perspectiveTransform(np.float64([[[u, v]]]), homography)[0, 0]
+    return cv2.perspectiveTransform(np.float64(points).reshape(1, -1, 2), homography)[0]

@@ -192,7 +192,7 @@ def test_the_grid_follows_the_perspective_of_a_tilted_rectangle(tilt, u, v):
     frame = np.float64([[0, 0], [400, 0], [400, 300], [0, 300]])
     corners = cv2.perspectiveTransform(frame[None], homography)[0]
     seen = cv2.perspectiveTransform(np.float64([[[400 * u, 300 * v]]]), homography)[0, 0]
-    assert np.allclose(count.projective(corners, u, v), seen, atol=1e-3)
+    assert np.allclose(count.projective(corners, [(u, v)])[0], seen, atol=1e-3)
 
 
 def _tilted_rectangle_mask(corners: np.ndarray) -> np.ndarray:
