@@ -1005,12 +1005,17 @@ def _group_digits(blobs: list[Blob], dots: list[Blob], cut: list[Blob]
     return result
 
 
+# Two blobs that might be digits of one number (loosely): their tops or feet at most this
+# share of the taller's height apart, and the gap between them at most this share of it.
+LOOSE_SHIFT, LOOSE_GAP = 0.5, 0.8
+
+
 def _line_neighbours(blobs: list[Blob], block: int = 256) -> list[list[int]]:
     """For each blob, the others that may pass _pair_misfit(loose=True) < 1 with it, in order:
-    on its line (tops within half the taller's height) and at most 0.8 of it apart. A cheap
-    necessary test, so that pairing stays near linear: a polka cloth leaves thousands of
-    digit-sized dots, and testing every pair of them took seconds. Rows are compared `block` at
-    a time, so memory stays bounded however many blobs there are."""
+    on its line (tops within LOOSE_SHIFT of the taller's height) and at most LOOSE_GAP of it
+    apart. A cheap necessary test, so that pairing stays near linear: a polka cloth leaves
+    thousands of digit-sized dots, and testing every pair of them took seconds. Rows are
+    compared `block` at a time, so memory stays bounded however many blobs there are."""
     x, y, w, h = np.array([b[:4] for b in blobs], float).reshape(-1, 4).T[:, None, :]
     near: list[list[int]] = []
     for start in range(0, len(blobs), block):
@@ -1018,7 +1023,7 @@ def _line_neighbours(blobs: list[Blob], block: int = 256) -> list[list[int]]:
         xi, yi, wi, hi = (v[0, rows, None] for v in (x, y, w, h))
         tallest = np.maximum(h, hi)
         apart = np.maximum(x - (xi + wi), xi - (x + w))  # the gap from the left one by centre
-        close = (np.abs(y - yi) < 0.5 * tallest) & (apart < 0.8 * tallest)
+        close = (np.abs(y - yi) < LOOSE_SHIFT * tallest) & (apart < LOOSE_GAP * tallest)
         near += [np.flatnonzero(row).tolist() for row in close]
     return near
 
@@ -1058,7 +1063,8 @@ def _pair_misfit(first: Blob, second: Blob, loose: bool = False) -> float:
     if gap < -0.3:
         return math.inf
     shift = max(abs(y1 - y2), abs(y1 + h1 - y2 - h2)) / h
-    return max(shift / (0.5 if loose else 0.3), max(gap, 0) / (0.8 if loose else 0.6),
+    return max(shift / (LOOSE_SHIFT if loose else 0.3),
+               max(gap, 0) / (LOOSE_GAP if loose else 0.6),
                (1 - min(h1, h2) / h) / (0.35 if loose else 0.2))
 
 
