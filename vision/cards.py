@@ -38,7 +38,7 @@ The pipeline anchors on the big printed numerals, because card outlines fail whe
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
@@ -61,6 +61,9 @@ LOOSE_TINT = 0.6  # _paper_mask's tint on the second look, for off-white lit car
 SMALLEST_NUMERAL = 0.5  # a card's numeral is at least this share of its neighbours' height
 DECK_INK = 0.9  # a colour confidence from which a card's ink measures the deck's ink
 INK_CLEAR = 0.1  # an unsure reading whose ink colour confidence is lower is table, not card
+# One ink strays across a photo (light, blur) by the clear cards' own spread, at least DECK_STRAY
+# (CIE Lab units); DECK_FAR times that from a deck ink is another ink.
+DECK_STRAY, DECK_FAR = 6.0, 3.0
 INK = 0.38  # darker than this share of the paper white, in some channel, is ink
 FAINT_INK = 0.25  # ink this dark may join pieces of ink above INK into one digit
 # A card's width in its numeral's heights: decks print numerals from about half the card's
@@ -293,24 +296,53 @@ def _alike_in_size(found: list[_Reading]) -> list[_Reading]:
 
 
 def _recolour_by_deck(found: list[_Reading]) -> list[_Reading]:
-    """A numeral whose ink lies between the typical inks is judged again against the deck's own
-    inks, measured on the cards whose colour is clear: decks differ, and the light shifts an ink
-    alike on every card (a warm lamp browns a black). Only to confirm the colour first named:
-    a colour missing from the clear cards has no measure of its own to be fairly weighed by."""
+    """A numeral's colour judged again against the deck's own inks, measured on the cards whose
+    colour is clear: decks differ, and the light shifts an ink alike on every card (a warm lamp
+    browns a black). One pack has five inks, so:
+    - an ink between the typical inks is confirmed by the deck ink nearest to it (only the colour
+      first named: a colour missing from the clear cards has no measure to be weighed by);
+    - an ink that two cards or more share and that lies far from every ink measured is the ink of
+      a colour not measured (a teal green the typical inks take for black): it is named among
+      those colours only;
+    - a clear ink far from its own colour's deck ink, as other cards show it, is no sure colour
+      (a reading of a card's index in another card's ink)."""
     clear = [r for r in found if r.ink is not None and r.colour_confidence >= DECK_INK]
     if len(clear) < 3:
         return found
     labs = _lab(np.array([r.ink for r in clear]))
     deck = {colour: np.median(labs[[r.colour == colour for r in clear]], axis=0)
             for colour in {r.colour for r in clear}}
+    own = np.linalg.norm(labs - np.array([deck[r.colour] for r in clear]), axis=1)
+    stray = max(DECK_STRAY, float(np.percentile(own, 90)))  # how far one ink strays here
+    unclear = [r for r in found if r.ink is not None and r.colour_confidence < DECK_INK]
+    unclear_labs = _lab(np.array([r.ink for r in unclear])) if unclear else np.zeros((0, 3))
     recoloured = []
     for reading in found:
-        if reading.ink is not None and reading.colour_confidence < DECK_INK:
-            colour, confidence = classify_ink(reading.ink, deck)
-            if colour == reading.colour and confidence > reading.colour_confidence:
-                reading = _rejudged(reading, reading.probabilities, confidence)
+        if reading.ink is not None:
+            reading = _by_deck(reading, _lab(reading.ink)[0], deck, stray, clear, unclear_labs)
         recoloured.append(reading)
     return recoloured
+
+
+def _by_deck(reading: _Reading, lab: np.ndarray, deck: Mapping[Colour, np.ndarray],
+             stray: float, clear: list[_Reading], unclear_labs: np.ndarray) -> _Reading:
+    """One reading's colour judged against the deck's inks (see _recolour_by_deck)."""
+    apart = {colour: float(np.linalg.norm(ink - lab)) for colour, ink in deck.items()}
+    if reading.colour_confidence >= DECK_INK:
+        others = sum(r.colour == reading.colour for r in clear) - 1
+        if others >= 2 and apart[reading.colour] > DECK_FAR * stray:
+            return _rejudged(reading, reading.probabilities, min(reading.colour_confidence,
+                                                                   SURE * 0.9))
+        return reading
+    shared = int(np.sum(np.linalg.norm(unclear_labs - lab, axis=1) <= stray)) >= 2
+    unmeasured = [colour for colour in COLOURS if colour not in deck]
+    if shared and unmeasured and min(apart.values()) > DECK_FAR * stray:
+        colour, confidence = classify_ink(reading.ink, among=unmeasured)
+        return _rejudged(replace(reading, colour=colour), reading.probabilities, confidence)
+    colour, confidence = classify_ink(reading.ink, deck)
+    if colour == reading.colour and confidence > reading.colour_confidence:
+        return _rejudged(reading, reading.probabilities, confidence)
+    return reading
 
 
 def _read_off_white(small: np.ndarray, normalised: np.ndarray, edges_free: np.ndarray,
@@ -1285,6 +1317,7 @@ class _Reading:
     colour_confidence: float
     ink: np.ndarray | None  # the numeral's ink, RGB relative to the paper white
     glyph: float  # the numeral's height, photo pixels
+    glyph_width: float = 0.0  # the numeral's width, photo pixels (0: not known)
 
 
 def _card_from(numeral: _Numeral, upright: np.ndarray, ink: np.ndarray, labels: np.ndarray,
@@ -1294,15 +1327,15 @@ def _card_from(numeral: _Numeral, upright: np.ndarray, ink: np.ndarray, labels: 
     frame = (box @ back[:, :2].T + back[:, 2]) / scale
     rgb = _ink_rgb(upright, ink, labels, numeral)
     colour, colour_confidence = classify_ink(rgb) if rgb is not None else (Colour.BLACK, 0.0)
-    return _judged(frame, numeral.probabilities, colour, colour_confidence, rgb,
-                   numeral.box[3] / scale)
+    return replace(_judged(frame, numeral.probabilities, colour, colour_confidence, rgb,
+                           numeral.box[3] / scale), glyph_width=numeral.box[2] / scale)
 
 
 def _rejudged(reading: _Reading, probabilities: np.ndarray, colour_confidence: float
               ) -> _Reading:
     """A reading judged again, with the number its place or the colour its deck told."""
-    return _judged(reading.frame, probabilities, reading.colour, colour_confidence, reading.ink,
-                   reading.glyph)
+    return replace(_judged(reading.frame, probabilities, reading.colour, colour_confidence,
+                           reading.ink, reading.glyph), glyph_width=reading.glyph_width)
 
 
 def _judged(frame: np.ndarray, probabilities: np.ndarray, colour: Colour,
@@ -1350,13 +1383,30 @@ def _settle_duplicates(found: list[_Reading]
         places.append(corners)
         return True
 
-    items = [reading.item for reading in sorted(found, key=lambda r: -r.confidence)]
+    whole = [reading for reading in found
+             if not any(_piece_of(reading, other) for other in found)]
+    items = [reading.item for reading in sorted(whole, key=lambda r: -r.confidence)]
     for item in items:
         if isinstance(item, SeenCard) and item.card not in cards and free(item):
             cards[item.card] = item
     unsure = [UnsureCard(item.corners) for item in items
               if (isinstance(item, UnsureCard) or cards.get(item.card) is not item) and free(item)]
     return tuple(sorted(cards.values(), key=lambda seen: seen.card)), tuple(unsure)
+
+
+def _piece_of(piece: _Reading, whole: _Reading) -> bool:
+    """Whether a reading's numeral is one digit of another's two-digit numeral at the same place
+    (the 1 of an 11, the 2 of a 12), read alone in another frame. The wider reading explains more
+    of the ink there, so it stands for the place, sure or not: were both sure, which one won
+    would be a matter of rounding (a lone 1 tied its card's 11 at confidence 1.0)."""
+    digit = int(np.argmax(_number_odds(piece.probabilities))) + 1
+    number = int(np.argmax(_number_odds(whole.probabilities))) + 1
+    if number < 10 or str(digit) not in str(number) or not piece.glyph_width \
+            or whole.glyph_width < 1.3 * piece.glyph_width:
+        return False
+    apart = float(np.linalg.norm(piece.frame.mean(axis=0) - whole.frame.mean(axis=0)))
+    # The wider may be taller: two digits read in a frame turned off their line.
+    return 0.55 <= piece.glyph / whole.glyph <= 1.33 and apart <= whole.glyph_width / 2
 
 
 def _overlap(one: np.ndarray, other: np.ndarray) -> float:
@@ -1418,19 +1468,22 @@ def _ink_rgb(upright: np.ndarray, ink: np.ndarray, labels: np.ndarray, numeral: 
     return upright[y:y + h, x:x + w][strokes][core].mean(axis=0)[::-1]
 
 
-def classify_ink(rgb: np.ndarray, deck: Mapping[Colour, np.ndarray] | None = None
-                 ) -> tuple[Colour, float]:
-    """Nearest prototype ink in Lab; confidence from how much nearer it is than other colours.
-    `deck` (Lab per colour) replaces the prototypes of the colours it names."""
+def classify_ink(rgb: np.ndarray, deck: Mapping[Colour, np.ndarray] | None = None,
+                 among: Sequence[Colour] = COLOURS) -> tuple[Colour, float]:
+    """Nearest prototype ink in Lab, of the colours `among`; confidence from how much nearer it
+    is than the other colours (1 for the only one). `deck` (Lab per colour) replaces the
+    prototypes of the colours it names."""
     rows, prototypes = _prototype_lab()
     lab = _lab(np.asarray(rgb, np.float32))
     distances = np.linalg.norm(prototypes - lab, axis=1)
     per_colour = np.array([np.linalg.norm(deck[colour] - lab) if deck and colour in deck
-                           else distances[rows == colour.row].min() for colour in COLOURS])
+                           else distances[rows == colour.row].min() for colour in among])
+    if len(among) == 1:
+        return among[0], 1.0
     order = np.argsort(per_colour)
     nearest, second = per_colour[order[0]], per_colour[order[1]]
     confidence = float(np.clip((second - nearest) / max(second, 1e-6) * 2.5, 0, 1))
-    return COLOURS[order[0]], confidence
+    return among[order[0]], confidence
 
 
 # ---------------------------------------------------------------------------------------------
