@@ -309,10 +309,10 @@ def _recolour_by_deck(found: list[_Reading]) -> list[_Reading]:
     clear = [r for r in found if r.ink is not None and r.colour_confidence >= DECK_INK]
     if len(clear) < 3:
         return found
-    labs = _lab(np.array([r.ink for r in clear]))
-    deck = {colour: np.median(labs[[r.colour == colour for r in clear]], axis=0)
+    inks = np.array([r.ink for r in clear])
+    deck = {colour: np.median(inks[[r.colour == colour for r in clear]], axis=0)
             for colour in {r.colour for r in clear}}
-    own = np.linalg.norm(labs - np.array([deck[r.colour] for r in clear]), axis=1)
+    own = np.linalg.norm(_lab(inks) - _lab(np.array([deck[r.colour] for r in clear])), axis=1)
     stray = max(DECK_STRAY, float(np.percentile(own, 90)))  # how far one ink strays here
     unclear = [r for r in found if r.ink is not None and r.colour_confidence < DECK_INK]
     unclear_labs = _lab(np.array([r.ink for r in unclear])) if unclear else np.zeros((0, 3))
@@ -326,23 +326,35 @@ def _recolour_by_deck(found: list[_Reading]) -> list[_Reading]:
 
 def _by_deck(reading: _Reading, lab: np.ndarray, deck: Mapping[Colour, np.ndarray],
              stray: float, clear: list[_Reading], unclear_labs: np.ndarray) -> _Reading:
-    """One reading's colour judged against the deck's inks (see _recolour_by_deck)."""
-    apart = {colour: float(np.linalg.norm(ink - lab)) for colour, ink in deck.items()}
+    """One reading's colour judged against the deck's inks, RGB (see _recolour_by_deck)."""
     if reading.colour_confidence >= DECK_INK:
         others = sum(r.colour == reading.colour for r in clear) - 1
-        if others >= 2 and apart[reading.colour] > DECK_FAR * stray:
+        if others >= 2 and np.linalg.norm(_lab(deck[reading.colour])[0] - lab) > DECK_FAR * stray:
             return _rejudged(reading, reading.probabilities, min(reading.colour_confidence,
                                                                    SURE * 0.9))
         return reading
+    # Glare or a blur thins an ink towards the paper white (a black turns grey), and a heavy
+    # stroke can be denser than the cards the deck's ink was measured on: each deck ink is
+    # weighed as thinned or thickened to match this one best.
+    thinned = {colour: _lab(_thinned(ink, reading.ink))[0] for colour, ink in deck.items()}
+    apart = min(float(np.linalg.norm(ink - lab)) for ink in thinned.values())
     shared = int(np.sum(np.linalg.norm(unclear_labs - lab, axis=1) <= stray)) >= 2
     unmeasured = [colour for colour in COLOURS if colour not in deck]
-    if shared and unmeasured and min(apart.values()) > DECK_FAR * stray:
+    if shared and unmeasured and apart > DECK_FAR * stray:
         colour, confidence = classify_ink(reading.ink, among=unmeasured)
         return _rejudged(replace(reading, colour=colour), reading.probabilities, confidence)
-    colour, confidence = classify_ink(reading.ink, deck)
+    colour, confidence = classify_ink(reading.ink, thinned)
     if colour == reading.colour and confidence > reading.colour_confidence:
         return _rejudged(reading, reading.probabilities, confidence)
     return reading
+
+
+def _thinned(ink: np.ndarray, like: np.ndarray) -> np.ndarray:
+    """An ink (RGB relative to the paper white) mixed with the white, or laid on thicker, to be
+    most like another: 1 - t (1 - ink), t from a half to one and a half."""
+    depth, other = 1 - np.asarray(ink, np.float64), 1 - np.asarray(like, np.float64)
+    t = np.clip(float(depth @ other) / max(float(depth @ depth), 1e-6), 0.5, 1.5)
+    return np.clip(1 - t * depth, 0, 1)
 
 
 def _read_off_white(small: np.ndarray, normalised: np.ndarray, edges_free: np.ndarray,

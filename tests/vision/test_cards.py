@@ -806,3 +806,11 @@ def test_a_clear_ink_far_from_its_decks_own_is_no_sure_colour():
     assert pale.colour is BR and pale.colour_confidence >= DECK_INK
     settled = _recolour_by_deck(a_deck_without_green() + [inked(DECK[BR], 8), pale])[-1]
     assert isinstance(settled.item, UnsureCard) and settled.colour is BR
+
+
+def test_a_black_greyed_by_glare_is_confirmed_by_the_decks_black():
+    # Tuning seed 1001: glare thins a black numeral's ink to grey; no other ink thins to grey.
+    grey = inked((0.46, 0.47, 0.48), 8)
+    assert grey.colour is BK and isinstance(grey.item, UnsureCard)
+    settled = _recolour_by_deck(a_deck_without_green() + [grey])[-1]
+    assert settled.item.card == Card(BK, 3)
