@@ -333,9 +333,9 @@ def _by_deck(reading: _Reading, lab: np.ndarray, deck: Mapping[Colour, np.ndarra
             return _rejudged(reading, reading.probabilities, min(reading.colour_confidence,
                                                                    SURE * 0.9))
         return reading
-    # Glare or a blur thins an ink towards the paper white (a black turns grey), and a heavy
-    # stroke can be denser than the cards the deck's ink was measured on: each deck ink is
-    # weighed as thinned or thickened to match this one best.
+    # Glare or a blur thins an ink towards the paper white (a black turns grey): the deck's inks
+    # are weighed as measured and as thinned to match this one best.
+    measured = {colour: _lab(ink)[0] for colour, ink in deck.items()}
     thinned = {colour: _lab(_thinned(ink, reading.ink))[0] for colour, ink in deck.items()}
     apart = min(float(np.linalg.norm(ink - lab)) for ink in thinned.values())
     shared = int(np.sum(np.linalg.norm(unclear_labs - lab, axis=1) <= stray)) >= 2
@@ -343,17 +343,19 @@ def _by_deck(reading: _Reading, lab: np.ndarray, deck: Mapping[Colour, np.ndarra
     if shared and unmeasured and apart > DECK_FAR * stray:
         colour, confidence = classify_ink(reading.ink, among=unmeasured)
         return _rejudged(replace(reading, colour=colour), reading.probabilities, confidence)
-    colour, confidence = classify_ink(reading.ink, thinned)
-    if colour == reading.colour and confidence > reading.colour_confidence:
-        return _rejudged(reading, reading.probabilities, confidence)
+    best = max((confidence for colour, confidence in (classify_ink(reading.ink, measured),
+                                                      classify_ink(reading.ink, thinned))
+                if colour == reading.colour), default=0.0)
+    if best > reading.colour_confidence:
+        return _rejudged(reading, reading.probabilities, best)
     return reading
 
 
 def _thinned(ink: np.ndarray, like: np.ndarray) -> np.ndarray:
-    """An ink (RGB relative to the paper white) mixed with the white, or laid on thicker, to be
-    most like another: 1 - t (1 - ink), t from a half to one and a half."""
+    """An ink (RGB relative to the paper white) mixed with the white to be most like another:
+    1 - t (1 - ink), t from a half to one."""
     depth, other = 1 - np.asarray(ink, np.float64), 1 - np.asarray(like, np.float64)
-    t = np.clip(float(depth @ other) / max(float(depth @ depth), 1e-6), 0.5, 1.5)
+    t = np.clip(float(depth @ other) / max(float(depth @ depth), 1e-6), 0.5, 1.0)
     return np.clip(1 - t * depth, 0, 1)
 
 
