@@ -61,6 +61,7 @@ LOOSE_TINT = 0.6  # _paper_mask's tint on the second look, for off-white lit car
 SMALLEST_NUMERAL = 0.5  # a card's numeral is at least this share of its neighbours' height
 DECK_INK = 0.9  # a colour confidence from which a card's ink measures the deck's ink
 INK_CLEAR = 0.1  # an unsure reading whose ink colour confidence is lower is table, not card
+ASLANT = 20  # degrees off a Plaza's rows from which a reading's frame is too slanted to trust
 # One ink strays across a photo (light, blur) by the clear cards' own spread, at least DECK_STRAY
 # (CIE Lab units); DECK_FAR times that from a deck ink is another ink.
 DECK_STRAY, DECK_FAR = 6.0, 3.0
@@ -246,7 +247,7 @@ def _read_cards(image: np.ndarray, on_plaza: bool
         found += _read_row_gaps(small, found, scale)
     found = _recolour_by_deck(_without_indices(found))
     if on_plaza:
-        found = _settle_on_grid(found)
+        found = _settle_on_grid(_doubt_aslant(found))
     found = _alike_in_size(found)
     # Ink that lies between the deck's colours, read as an unsure numeral, is nearly always a
     # pattern of the table (a print, a check), and reporting it would ask for a retake for
@@ -1406,6 +1407,25 @@ def _settle_duplicates(found: list[_Reading]
     unsure = [UnsureCard(item.corners) for item in items
               if (isinstance(item, UnsureCard) or cards.get(item.card) is not item) and free(item)]
     return tuple(sorted(cards.values(), key=lambda seen: seen.card)), tuple(unsure)
+
+
+def _doubt_aslant(found: list[_Reading]) -> list[_Reading]:
+    """Cards on a Plaza lie alike (turned 180° at most): a reading whose frame lies ASLANT or
+    more off the rows' axis read its numeral at a slant the classifier never learnt (it saw turns
+    of 7° at most), and a slanted 7 or 5 passes for a sure 1 or 3. Such a reading is doubted,
+    and left for its place on the Plaza to settle (P5)."""
+    axis = _row_axis(found)
+    if axis is None:
+        return found
+    doubted = []
+    for reading in found:
+        top = reading.frame[1] - reading.frame[0]
+        off = (math.atan2(top[1], top[0]) - axis + math.pi / 2) % math.pi - math.pi / 2
+        if abs(off) >= math.radians(ASLANT):
+            reading = _rejudged(reading, _doubted(reading.probabilities),
+                                reading.colour_confidence)
+        doubted.append(reading)
+    return doubted
 
 
 def _piece_of(piece: _Reading, whole: _Reading) -> bool:
