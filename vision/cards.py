@@ -335,17 +335,18 @@ def _by_deck(reading: _Reading, lab: np.ndarray, deck: Mapping[Colour, np.ndarra
                                                                    SURE * 0.9))
         return reading
     # Glare or a blur thins an ink towards the paper white (a black turns grey): the deck's inks
-    # are weighed as measured and as thinned to match this one best.
+    # are weighed as measured, and as thinned to match this one best where one then matches it
+    # as closely as an ink strays (a black thinned is no teal green's match).
     measured = {colour: _lab(ink)[0] for colour, ink in deck.items()}
     thinned = {colour: _lab(_thinned(ink, reading.ink))[0] for colour, ink in deck.items()}
-    apart = min(float(np.linalg.norm(ink - lab)) for ink in thinned.values())
+    apart = {colour: float(np.linalg.norm(ink - lab)) for colour, ink in thinned.items()}
     shared = int(np.sum(np.linalg.norm(unclear_labs - lab, axis=1) <= stray)) >= 2
     unmeasured = [colour for colour in COLOURS if colour not in deck]
-    if shared and unmeasured and apart > DECK_FAR * stray:
+    if shared and unmeasured and min(apart.values()) > DECK_FAR * stray:
         colour, confidence = classify_ink(reading.ink, among=unmeasured)
         return _rejudged(replace(reading, colour=colour), reading.probabilities, confidence)
-    best = max((confidence for colour, confidence in (classify_ink(reading.ink, measured),
-                                                      classify_ink(reading.ink, thinned))
+    decks = [measured] + [thinned] * (apart.get(reading.colour, math.inf) <= DECK_FAR * stray)
+    best = max((confidence for colour, confidence in (classify_ink(reading.ink, d) for d in decks)
                 if colour == reading.colour), default=0.0)
     if best > reading.colour_confidence:
         return _rejudged(reading, reading.probabilities, best)

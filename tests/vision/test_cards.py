@@ -841,3 +841,13 @@ def test_a_slanted_reading_its_place_on_the_plaza_confirms_is_sure_again():
     row = [placed(sure_numeral(n, 0, 0), n - 3, 0) for n in (3, 4, 5, 6)]
     four = slanted(placed(sure_numeral(4, 0, 0), 1, 1), 25.0)
     assert number_read(_settle_on_grid(_doubt_aslant(row + [four]))[-1]) == 4
+
+
+def test_a_thinned_black_is_no_match_for_a_teal_green():
+    # Unseen seed 2039 (a hand): one clear black, slightly blue, and a lone teal 7 that the
+    # typical inks doubt as black. Thinned toward it, that black is still far from it: no sure
+    # black is made of it.
+    deck = [inked((0.13, 0.17, 0.17), 0), inked(DECK[R], 1), inked(DECK[R], 2), inked(DECK[Y], 3)]
+    teal = inked((0.02, 0.38, 0.38), 4)
+    settled = _recolour_by_deck(deck + [teal])[-1]
+    assert isinstance(settled.item, UnsureCard)
