@@ -305,8 +305,8 @@ def _recolour_by_deck(found: list[_Reading]) -> list[_Reading]:
     - an ink that two cards or more share and that lies far from every ink measured is the ink of
       a colour not measured (a teal green the typical inks take for black): it is named among
       those colours only;
-    - a clear ink far from its own colour's deck ink, as other cards show it, is no sure colour
-      (a reading of a card's index in another card's ink)."""
+    - a clear ink that another deck ink, thinned as glare thins an ink, explains about as well
+      is no sure colour (a pale misread index, as near a thinned red as a thinned brown)."""
     clear = [r for r in found if r.ink is not None and r.colour_confidence >= DECK_INK]
     if len(clear) < 3:
         return found
@@ -320,25 +320,27 @@ def _recolour_by_deck(found: list[_Reading]) -> list[_Reading]:
     recoloured = []
     for reading in found:
         if reading.ink is not None:
-            reading = _by_deck(reading, _lab(reading.ink)[0], deck, stray, clear, unclear_labs)
+            reading = _by_deck(reading, _lab(reading.ink)[0], deck, stray, unclear_labs)
         recoloured.append(reading)
     return recoloured
 
 
 def _by_deck(reading: _Reading, lab: np.ndarray, deck: Mapping[Colour, np.ndarray],
-             stray: float, clear: list[_Reading], unclear_labs: np.ndarray) -> _Reading:
+             stray: float, unclear_labs: np.ndarray) -> _Reading:
     """One reading's colour judged against the deck's inks, RGB (see _recolour_by_deck)."""
+    # Glare or a blur thins an ink towards the paper white (a black turns grey): each deck ink is
+    # also weighed as thinned to match this one best.
+    thinned = {colour: _lab(_thinned(ink, reading.ink))[0] for colour, ink in deck.items()}
     if reading.colour_confidence >= DECK_INK:
-        others = sum(r.colour == reading.colour for r in clear) - 1
-        if others >= 2 and np.linalg.norm(_lab(deck[reading.colour])[0] - lab) > DECK_FAR * stray:
-            return _rejudged(reading, reading.probabilities, min(reading.colour_confidence,
-                                                                   SURE * 0.9))
-        return reading
-    # Glare or a blur thins an ink towards the paper white (a black turns grey): the deck's inks
-    # are weighed as measured, and as thinned to match this one best where one then matches it
+        # A pale ink that another deck ink, thinned, explains about as well is no sure colour.
+        colour, confidence = classify_ink(reading.ink, thinned)
+        if len(deck) < 2 or colour == reading.colour and confidence >= SURE:
+            return reading
+        doubt = min(confidence if colour == reading.colour else 0.0, SURE * 0.9)
+        return _rejudged(reading, reading.probabilities, min(reading.colour_confidence, doubt))
+    # The deck's inks confirm a colour as measured, and thinned where one then matches this ink
     # as closely as an ink strays (a black thinned is no teal green's match).
     measured = {colour: _lab(ink)[0] for colour, ink in deck.items()}
-    thinned = {colour: _lab(_thinned(ink, reading.ink))[0] for colour, ink in deck.items()}
     apart = {colour: float(np.linalg.norm(ink - lab)) for colour, ink in thinned.items()}
     shared = int(np.sum(np.linalg.norm(unclear_labs - lab, axis=1) <= stray)) >= 2
     unmeasured = [colour for colour in COLOURS if colour not in deck]

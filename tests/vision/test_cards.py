@@ -801,8 +801,9 @@ def test_an_odd_ink_on_one_card_only_is_not_renamed():
     assert isinstance(settled.item, UnsureCard) and settled.colour is lone.colour
 
 
-def test_a_clear_ink_far_from_its_decks_own_is_no_sure_colour():
-    # Tuning seed 3001: a misread index in pale ink was a clear brown, far from the deck's brown.
+def test_a_pale_ink_as_near_another_thinned_deck_ink_as_its_own_is_no_sure_colour():
+    # Tuning seed 3001: a misread index in a pale ink was a clear brown to the typical inks; the
+    # deck's brown and its red, thinned as glare thins an ink, explain it about as well.
     pale = inked((0.78, 0.53, 0.46), 9)
     assert pale.colour is BR and pale.colour_confidence >= DECK_INK
     settled = _recolour_by_deck(a_deck_without_green() + [inked(DECK[BR], 8), pale])[-1]
@@ -851,3 +852,10 @@ def test_a_thinned_black_is_no_match_for_a_teal_green():
     teal = inked((0.02, 0.38, 0.38), 4)
     settled = _recolour_by_deck(deck + [teal])[-1]
     assert isinstance(settled.item, UnsureCard)
+
+
+def test_a_dark_ink_only_its_own_deck_ink_explains_stays_sure():
+    # Unseen seed 41: a purplish black, clear, is no thinned red or brown.
+    black = inked((0.22, 0.18, 0.22), 9)
+    assert black.colour is BK and black.colour_confidence >= DECK_INK
+    assert _recolour_by_deck(a_deck_without_green() + [black])[-1] is black
