@@ -38,7 +38,7 @@ The pipeline anchors on the big printed numerals, because card outlines fail whe
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
@@ -61,6 +61,10 @@ LOOSE_TINT = 0.6  # _paper_mask's tint on the second look, for off-white lit car
 SMALLEST_NUMERAL = 0.5  # a card's numeral is at least this share of its neighbours' height
 DECK_INK = 0.9  # a colour confidence from which a card's ink measures the deck's ink
 INK_CLEAR = 0.1  # an unsure reading whose ink colour confidence is lower is table, not card
+ASLANT = 20  # degrees off a Plaza's rows from which a reading's frame is too slanted to trust
+# One ink strays across a photo (light, blur) by the clear cards' own spread, at least DECK_STRAY
+# (CIE Lab units); DECK_FAR times that from a deck ink is another ink.
+DECK_STRAY, DECK_FAR = 6.0, 3.0
 INK = 0.38  # darker than this share of the paper white, in some channel, is ink
 FAINT_INK = 0.25  # ink this dark may join pieces of ink above INK into one digit
 # A card's width in its numeral's heights: decks print numerals from about half the card's
@@ -243,7 +247,7 @@ def _read_cards(image: np.ndarray, on_plaza: bool
         found += _read_row_gaps(small, found, scale)
     found = _recolour_by_deck(_without_indices(found))
     if on_plaza:
-        found = _settle_on_grid(found)
+        found = _settle_on_grid(_doubt_aslant(found))
     found = _alike_in_size(found)
     # Ink that lies between the deck's colours, read as an unsure numeral, is nearly always a
     # pattern of the table (a print, a check), and reporting it would ask for a retake for
@@ -293,24 +297,70 @@ def _alike_in_size(found: list[_Reading]) -> list[_Reading]:
 
 
 def _recolour_by_deck(found: list[_Reading]) -> list[_Reading]:
-    """A numeral whose ink lies between the typical inks is judged again against the deck's own
-    inks, measured on the cards whose colour is clear: decks differ, and the light shifts an ink
-    alike on every card (a warm lamp browns a black). Only to confirm the colour first named:
-    a colour missing from the clear cards has no measure of its own to be fairly weighed by."""
+    """A numeral's colour judged again against the deck's own inks, measured on the cards whose
+    colour is clear: decks differ, and the light shifts an ink alike on every card (a warm lamp
+    browns a black). One pack has five inks, so:
+    - an ink between the typical inks is confirmed by the deck ink nearest to it (only the colour
+      first named: a colour missing from the clear cards has no measure to be weighed by);
+    - an ink that two cards or more share and that lies far from every ink measured is the ink of
+      a colour not measured (a teal green the typical inks take for black): it is named among
+      those colours only;
+    - a clear ink that another deck ink, thinned as glare thins an ink, explains about as well
+      is no sure colour (a pale misread index, as near a thinned red as a thinned brown)."""
     clear = [r for r in found if r.ink is not None and r.colour_confidence >= DECK_INK]
     if len(clear) < 3:
         return found
-    labs = _lab(np.array([r.ink for r in clear]))
-    deck = {colour: np.median(labs[[r.colour == colour for r in clear]], axis=0)
+    inks = np.array([r.ink for r in clear])
+    deck = {colour: np.median(inks[[r.colour == colour for r in clear]], axis=0)
             for colour in {r.colour for r in clear}}
+    own = np.linalg.norm(_lab(inks) - _lab(np.array([deck[r.colour] for r in clear])), axis=1)
+    stray = max(DECK_STRAY, float(np.percentile(own, 90)))  # how far one ink strays here
+    unclear = [r for r in found if r.ink is not None and r.colour_confidence < DECK_INK]
+    unclear_labs = _lab(np.array([r.ink for r in unclear])) if unclear else np.zeros((0, 3))
     recoloured = []
     for reading in found:
-        if reading.ink is not None and reading.colour_confidence < DECK_INK:
-            colour, confidence = classify_ink(reading.ink, deck)
-            if colour == reading.colour and confidence > reading.colour_confidence:
-                reading = _rejudged(reading, reading.probabilities, confidence)
+        if reading.ink is not None:
+            reading = _by_deck(reading, _lab(reading.ink)[0], deck, stray, unclear_labs)
         recoloured.append(reading)
     return recoloured
+
+
+def _by_deck(reading: _Reading, lab: np.ndarray, deck: Mapping[Colour, np.ndarray],
+             stray: float, unclear_labs: np.ndarray) -> _Reading:
+    """One reading's colour judged against the deck's inks, RGB (see _recolour_by_deck)."""
+    # Glare or a blur thins an ink towards the paper white (a black turns grey): each deck ink is
+    # also weighed as thinned to match this one best.
+    thinned = {colour: _lab(_thinned(ink, reading.ink))[0] for colour, ink in deck.items()}
+    if reading.colour_confidence >= DECK_INK:
+        # A pale ink that another deck ink, thinned, explains about as well is no sure colour.
+        colour, confidence = classify_ink(reading.ink, thinned)
+        if len(deck) < 2 or colour == reading.colour and confidence >= SURE:
+            return reading
+        doubt = min(confidence if colour == reading.colour else 0.0, SURE * 0.9)
+        return _rejudged(reading, reading.probabilities, min(reading.colour_confidence, doubt))
+    # The deck's inks confirm a colour as measured, and thinned where one then matches this ink
+    # as closely as an ink strays (a black thinned is no teal green's match).
+    measured = {colour: _lab(ink)[0] for colour, ink in deck.items()}
+    apart = {colour: float(np.linalg.norm(ink - lab)) for colour, ink in thinned.items()}
+    shared = int(np.sum(np.linalg.norm(unclear_labs - lab, axis=1) <= stray)) >= 2
+    unmeasured = [colour for colour in COLOURS if colour not in deck]
+    if shared and unmeasured and min(apart.values()) > DECK_FAR * stray:
+        colour, confidence = classify_ink(reading.ink, among=unmeasured)
+        return _rejudged(replace(reading, colour=colour), reading.probabilities, confidence)
+    decks = [measured] + [thinned] * (apart.get(reading.colour, math.inf) <= DECK_FAR * stray)
+    best = max((confidence for colour, confidence in (classify_ink(reading.ink, d) for d in decks)
+                if colour == reading.colour), default=0.0)
+    if best > reading.colour_confidence:
+        return _rejudged(reading, reading.probabilities, best)
+    return reading
+
+
+def _thinned(ink: np.ndarray, like: np.ndarray) -> np.ndarray:
+    """An ink (RGB relative to the paper white) mixed with the white to be most like another:
+    1 - t (1 - ink), t from a half to one."""
+    depth, other = 1 - np.asarray(ink, np.float64), 1 - np.asarray(like, np.float64)
+    t = np.clip(float(depth @ other) / max(float(depth @ depth), 1e-6), 0.5, 1.0)
+    return np.clip(1 - t * depth, 0, 1)
 
 
 def _read_off_white(small: np.ndarray, normalised: np.ndarray, edges_free: np.ndarray,
@@ -1285,6 +1335,7 @@ class _Reading:
     colour_confidence: float
     ink: np.ndarray | None  # the numeral's ink, RGB relative to the paper white
     glyph: float  # the numeral's height, photo pixels
+    glyph_width: float = 0.0  # the numeral's width, photo pixels (0: not known)
 
 
 def _card_from(numeral: _Numeral, upright: np.ndarray, ink: np.ndarray, labels: np.ndarray,
@@ -1294,15 +1345,15 @@ def _card_from(numeral: _Numeral, upright: np.ndarray, ink: np.ndarray, labels: 
     frame = (box @ back[:, :2].T + back[:, 2]) / scale
     rgb = _ink_rgb(upright, ink, labels, numeral)
     colour, colour_confidence = classify_ink(rgb) if rgb is not None else (Colour.BLACK, 0.0)
-    return _judged(frame, numeral.probabilities, colour, colour_confidence, rgb,
-                   numeral.box[3] / scale)
+    return replace(_judged(frame, numeral.probabilities, colour, colour_confidence, rgb,
+                           numeral.box[3] / scale), glyph_width=numeral.box[2] / scale)
 
 
 def _rejudged(reading: _Reading, probabilities: np.ndarray, colour_confidence: float
               ) -> _Reading:
     """A reading judged again, with the number its place or the colour its deck told."""
-    return _judged(reading.frame, probabilities, reading.colour, colour_confidence, reading.ink,
-                   reading.glyph)
+    return replace(_judged(reading.frame, probabilities, reading.colour, colour_confidence,
+                           reading.ink, reading.glyph), glyph_width=reading.glyph_width)
 
 
 def _judged(frame: np.ndarray, probabilities: np.ndarray, colour: Colour,
@@ -1350,13 +1401,49 @@ def _settle_duplicates(found: list[_Reading]
         places.append(corners)
         return True
 
-    items = [reading.item for reading in sorted(found, key=lambda r: -r.confidence)]
+    whole = [reading for reading in found
+             if not any(_piece_of(reading, other) for other in found)]
+    items = [reading.item for reading in sorted(whole, key=lambda r: -r.confidence)]
     for item in items:
         if isinstance(item, SeenCard) and item.card not in cards and free(item):
             cards[item.card] = item
     unsure = [UnsureCard(item.corners) for item in items
               if (isinstance(item, UnsureCard) or cards.get(item.card) is not item) and free(item)]
     return tuple(sorted(cards.values(), key=lambda seen: seen.card)), tuple(unsure)
+
+
+def _doubt_aslant(found: list[_Reading]) -> list[_Reading]:
+    """Cards on a Plaza lie alike (turned 180° at most): a reading whose frame lies ASLANT or
+    more off the rows' axis read its numeral at a slant the classifier never learnt (it saw turns
+    of 7° at most), and a slanted 7 or 5 passes for a sure 1 or 3. Such a reading is doubted,
+    and left for its place on the Plaza to settle (P5)."""
+    axis = _row_axis(found)
+    if axis is None:
+        return found
+    doubted = []
+    for reading in found:
+        top = reading.frame[1] - reading.frame[0]
+        off = (math.atan2(top[1], top[0]) - axis + math.pi / 2) % math.pi - math.pi / 2
+        if abs(off) >= math.radians(ASLANT):
+            reading = _rejudged(reading, _doubted(reading.probabilities),
+                                reading.colour_confidence)
+        doubted.append(reading)
+    return doubted
+
+
+def _piece_of(piece: _Reading, whole: _Reading) -> bool:
+    """Whether a reading's numeral is one digit of another's two-digit numeral at the same place
+    (the 1 of an 11, the 2 of a 12), read alone in another frame. The wider reading explains more
+    of the ink there, so it stands for the place, sure or not: were both sure, which one won
+    would be a matter of rounding (a lone 1 tied its card's 11 at confidence 1.0)."""
+    digit = int(np.argmax(_number_odds(piece.probabilities))) + 1
+    number = int(np.argmax(_number_odds(whole.probabilities))) + 1
+    if number < 10 or str(digit) not in str(number) or not piece.glyph_width \
+            or whole.glyph_width < 1.3 * piece.glyph_width:
+        return False
+    apart = float(np.linalg.norm(piece.frame.mean(axis=0) - whole.frame.mean(axis=0)))
+    # The wider may be taller: two digits read in a frame turned off their line.
+    return 0.55 <= piece.glyph / whole.glyph <= 1.33 and apart <= whole.glyph_width / 2
 
 
 def _overlap(one: np.ndarray, other: np.ndarray) -> float:
@@ -1418,19 +1505,22 @@ def _ink_rgb(upright: np.ndarray, ink: np.ndarray, labels: np.ndarray, numeral: 
     return upright[y:y + h, x:x + w][strokes][core].mean(axis=0)[::-1]
 
 
-def classify_ink(rgb: np.ndarray, deck: Mapping[Colour, np.ndarray] | None = None
-                 ) -> tuple[Colour, float]:
-    """Nearest prototype ink in Lab; confidence from how much nearer it is than other colours.
-    `deck` (Lab per colour) replaces the prototypes of the colours it names."""
+def classify_ink(rgb: np.ndarray, deck: Mapping[Colour, np.ndarray] | None = None,
+                 among: Sequence[Colour] = COLOURS) -> tuple[Colour, float]:
+    """Nearest prototype ink in Lab, of the colours `among`; confidence from how much nearer it
+    is than the other colours (1 for the only one). `deck` (Lab per colour) replaces the
+    prototypes of the colours it names."""
     rows, prototypes = _prototype_lab()
     lab = _lab(np.asarray(rgb, np.float32))
     distances = np.linalg.norm(prototypes - lab, axis=1)
     per_colour = np.array([np.linalg.norm(deck[colour] - lab) if deck and colour in deck
-                           else distances[rows == colour.row].min() for colour in COLOURS])
+                           else distances[rows == colour.row].min() for colour in among])
+    if len(among) == 1:
+        return among[0], 1.0
     order = np.argsort(per_colour)
     nearest, second = per_colour[order[0]], per_colour[order[1]]
     confidence = float(np.clip((second - nearest) / max(second, 1e-6) * 2.5, 0, 1))
-    return COLOURS[order[0]], confidence
+    return among[order[0]], confidence
 
 
 # ---------------------------------------------------------------------------------------------
