@@ -217,12 +217,15 @@ def _read_cards(image: np.ndarray, on_plaza: bool
     # Lone cards first: their outlines tell the axes well. Cards on a Plaza lie alike (turned
     # 180° at most), so blocks are read along the lone cards' axes: along the other axis,
     # numerals lying sideways can pass for others (a 5 for a 10) in an unseen typeface.
-    regions.sort(key=lambda region: not region.card_shaped)
+    # Then the largest: they tell the pack's numeral size, by which thin pieces are judged.
+    regions.sort(key=lambda region: (not region.card_shaped,
+                                     -region.rect[1][0] * region.rect[1][1]))
     axis = None
     for region in regions:
         if on_plaza and axis is None and not region.card_shaped:
             axis = _row_axis(found)
-        read = _read_region(normalised, paper, region, scale, on_plaza, axis=axis)
+        read = _read_region(normalised, paper, region, scale, on_plaza, axis=axis,
+                            thinnest=_thinnest(found, scale))
         found += read
         if not read:
             empty.append(region)
@@ -237,7 +240,8 @@ def _read_cards(image: np.ndarray, on_plaza: bool
         for region in empty:
             (_, _), (w, h), _ = region.rect
             if w * h >= 0.1 * width * width * CARD_ASPECT:  # a piece of a card, at least
-                found += _read_region(normalised, paper, region, scale, on_plaza, width, axis)
+                found += _read_region(normalised, paper, region, scale, on_plaza, width, axis,
+                                      _thinnest(found, scale))
     found += _read_off_white(small, normalised, edges_free, found, scale, on_plaza, axis)
     if on_plaza:
         found += _read_row_gaps(small, found, scale)
@@ -327,12 +331,13 @@ def _read_off_white(small: np.ndarray, normalised: np.ndarray, edges_free: np.nd
         cv2.fillPoly(loose, [np.round(centre + 1.2 * (corners - centre)).astype(np.int32)], 0)
     widths = [math.dist(*reading.item.corners[:2]) * scale for reading in found]
     least = 0.5 * float(np.median(widths)) ** 2 * CARD_ASPECT if widths else 0.0
+    thinnest = _thinnest(found, scale)
     more = []
     for region in _regions(loose & edges_free):
         if region.rect[1][0] * region.rect[1][1] < least:  # smaller than half a card
             continue
         read = _read_region(normalised, loose, replace(region, card_shaped=False), scale,
-                            on_plaza, axis=axis)
+                            on_plaza, axis=axis, thinnest=thinnest)
         more += [reading for reading in read if isinstance(reading.item, SeenCard)]
     return more
 
@@ -446,6 +451,9 @@ def _channel_min(image: np.ndarray) -> np.ndarray:
 class _Region:
     rect: tuple[tuple[float, float], tuple[float, float], float]  # cv2.minAreaRect, working px
     card_shaped: bool  # a lone card's outline (portrait, about 63 × 88, convex)
+    # Whether its paper rings a piece of ink a digit's size (a hole in it): the gaps between the
+    # dots of a cloth ring none.
+    rings_ink: bool = True
 
 
 def _regions(paper: np.ndarray) -> list[_Region]:
@@ -458,8 +466,8 @@ def _regions(paper: np.ndarray) -> list[_Region]:
     # pass for paper, and then the cards, ringed by their shadows and edges, are its holes' islands.
     contours, hierarchy = cv2.findContours(opened, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     regions = []
-    for contour, (_, _, _, parent) in zip(contours, hierarchy[0] if contours else (),
-                                          strict=True):
+    for contour, (_, _, hole, parent) in zip(contours, hierarchy[0] if contours else (),
+                                             strict=True):
         if parent >= 0 or cv2.contourArea(contour) < (side / 120) ** 2:
             continue
         (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
@@ -471,18 +479,47 @@ def _regions(paper: np.ndarray) -> list[_Region]:
             and cv2.contourArea(cv2.convexHull(contour)) > 0.9 * w * h \
             and x > 1 and y > 1 and x + bw < paper.shape[1] - 1 and y + bh < paper.shape[0] - 1
         regions.append(_Region(rect=((2 * cx, 2 * cy), (2 * w + 2, 2 * h + 2), angle),
-                               card_shaped=card_shaped))
+                               card_shaped=card_shaped,
+                               rings_ink=_rings_ink(contours, hierarchy[0], hole)))
     return regions
 
 
+def _thinnest(found: list[_Reading], scale: float) -> float:
+    """The narrowest piece of paper (working pixels) that may hold a card's numeral without
+    ringing it: one cut into its edge (by a picture, a frame, the numeral's own size) took up
+    to 0.9 of the piece's width on the tuning seeds, and the pack's numerals are at least
+    SMALLEST_NUMERAL of the sure ones' median height. Narrower pieces are gaps of the table
+    between dots or checks (unseen seed 2023: 594 gaps of a polka cloth, read for 5 s, where
+    only the indices of cards beside them read). 0 without two sure cards to size the pack."""
+    glyphs = [reading.glyph * scale for reading in found if isinstance(reading.item, SeenCard)]
+    return SMALLEST_NUMERAL * float(np.median(glyphs)) / 0.9 if len(glyphs) >= 2 else 0.0
+
+
+def _rings_ink(contours: tuple[np.ndarray, ...], hierarchy: np.ndarray, hole: int) -> bool:
+    """Whether any of a region's holes (from its first, `hole`, along the hierarchy's next
+    links; half size) is as long as a digit could be at any angle: a digit is at least 9
+    working pixels tall, so at least 3 here on its box's longer side, and the hole's outline
+    (the paper around it) 2 more."""
+    while hole >= 0:
+        _, _, w, h = cv2.boundingRect(contours[hole])
+        if max(w, h) >= 5:
+            return True
+        hole = hierarchy[hole][0]
+    return False
+
+
 def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, scale: float,
-                 on_plaza: bool, card_width: float | None = None, axis: float | None = None
-                 ) -> list[_Reading]:
+                 on_plaza: bool, card_width: float | None = None, axis: float | None = None,
+                 thinnest: float = 0.0) -> list[_Reading]:
     """The cards of one paper region, read along whichever of its two axes reads best (or, given
     the rows' `axis` in radians, along the one nearer to it). A region without a lone card's
-    outline must hold a card read for sure, else it is pale table."""
+    outline must hold a card read for sure, else it is pale table. A region whose frame is its
+    rectangle, that rings no ink and is narrower than `thinnest`, is table and is not read."""
     best: list[_Reading] = []
     best_score = -math.inf
+    if not (region.card_shaped or region.rings_ink) and min(region.rect[1]) < thinnest \
+            and _margin(region, on_plaza, card_width) == 4:
+        return []
     angles = [region.rect[2]]
     if not region.card_shaped:  # a block's outline is ragged: its edges tell the axes better
         edges = _edge_angle(normalised, region)
@@ -535,20 +572,34 @@ def _edge_angle(normalised: np.ndarray, region: _Region) -> float:
     return float(np.argmax(histogram) + 0.5) - 45.0
 
 
-def _read_upright(normalised: np.ndarray, paper: np.ndarray, region: _Region, angle: float,
-                  scale: float, on_plaza: bool, card_width: float | None
-                  ) -> tuple[list[_Reading], float]:
+def _margin(region: _Region, on_plaza: bool, card_width: float | None) -> int:
+    """How far a region's frame reaches beyond its rectangle, working pixels. On a Plaza, with
+    the card size known and the frame along the cards' axes, the frame of a piece of paper
+    reaches half a card beyond it: a numeral as wide as the card can cut its paper in two, and
+    neither piece holds it whole. (In a hand, cards lie at any angle: a frame reaching beyond a
+    piece would cut through the next card's numeral.)"""
+    return int(card_width / 2) if card_width and on_plaza and not region.card_shaped else 4
+
+
+def _frame(region: _Region, angle: float, margin: int
+           ) -> tuple[np.ndarray, tuple[int, int], tuple[float, float]]:
+    """The affine map from working pixels into a region's upright frame turned by `angle`
+    (degrees), the frame's size (its rectangle's, `margin` more on every side), and the
+    rectangle's own width and height in that frame."""
     (cx, cy), (w, h), _ = region.rect
     if abs((angle - region.rect[2]) % 180 - 90) < 45:  # read across the rectangle's axes
         w, h = h, w
-    # On a Plaza, with the card size known and the frame along the cards' axes, the frame of a
-    # piece of paper reaches half a card beyond it: a numeral as wide as the card can cut its
-    # paper in two, and neither piece holds it whole. (In a hand, cards lie at any angle: a
-    # frame reaching beyond a piece would cut through the next card's numeral.)
-    margin = int(card_width / 2) if card_width and on_plaza and not region.card_shaped else 4
     size = (int(w) + 2 * margin, int(h) + 2 * margin)
     turn = cv2.getRotationMatrix2D((cx, cy), angle, 1.0)
     turn[:, 2] += (size[0] / 2 - cx, size[1] / 2 - cy)
+    return turn, size, (w, h)
+
+
+def _read_upright(normalised: np.ndarray, paper: np.ndarray, region: _Region, angle: float,
+                  scale: float, on_plaza: bool, card_width: float | None
+                  ) -> tuple[list[_Reading], float]:
+    margin = _margin(region, on_plaza, card_width)
+    turn, size, (w, h) = _frame(region, angle, margin)
     upright = cv2.warpAffine(normalised, turn, size, flags=cv2.INTER_LINEAR,
                              borderValue=(1.0, 1.0, 1.0))
     from_half = turn.copy()

@@ -41,6 +41,7 @@ from vision.cards import (
     _settle_by_place,
     _settle_duplicates,
     _settle_on_grid,
+    _thinnest,
     _without_indices,
     annotate,
     classify_ink,
@@ -726,3 +727,27 @@ def test_bold_digits_are_no_dots(digit):
 def test_a_round_ring_is_no_dot():
     ring = cv2.circle(np.zeros((40, 40), np.uint8), (20, 20), 16, 1, 7)
     assert not _dots(*blobs_numeral(ring, ring))
+
+
+# ---------------------------------------------------------------------------------------------
+# The pale gaps of a dotted table are not read (issue 6, round 7)
+
+
+def test_only_paper_that_rings_a_digit_sized_piece_of_ink_rings_ink():
+    paper = np.zeros((200, 400), np.uint8)
+    paper[20:60, 20:380] = 1  # a gap between rows of dots: ringing nothing
+    paper[80:180, 20:90] = 1  # a piece of a card ringing a stroke 3 half-pixels long
+    paper[120:123, 50:52] = 0
+    paper[80:180, 200:270] = 1  # one ringing specks only (noise)
+    paper[130, 230] = paper[150:152, 240:242] = 0
+    rings = {round(r.rect[0][0] / 2): r.rings_ink for r in _regions(paper)}
+    assert rings == {200: False, 54: True, 234: False}
+
+
+def test_thin_paper_is_judged_by_the_pack_numeral_height():
+    # Numerals 50 photo pixels tall on a photo read at half size: 25 working pixels; the pack
+    # may print them half as tall, and a numeral cut into a piece's edge took up to 0.9 of it.
+    found = [_judged(np.zeros((4, 2)), sure_numeral(n, 0, 0).probabilities, R, 1.0, None, 50.0)
+             for n in (3, 4, 5)]
+    assert _thinnest(found, 0.5) == pytest.approx(0.5 * 25 / 0.9)
+    assert _thinnest(found[:1], 0.5) == 0  # one card cannot size the pack
