@@ -204,7 +204,8 @@ def _read_cards(image: np.ndarray, on_plaza: bool
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) \
         if scale < 1 else image
     normalised = _divide_by_paper(small)
-    paper = _paper_mask(small[::2, ::2], normalised[::2, ::2])  # half size: plenty for outlines
+    # Half size: plenty for outlines. The loose mask is for a second look (_read_off_white).
+    paper, loose = _paper_masks(small[::2, ::2], normalised[::2, ::2], (0.3, LOOSE_TINT))
     # Outlines are cut along edges, so that cards on a pale table (and touching cards) part; not
     # along the edges of ink (numerals, emblems), which would cut a card into pieces.
     edges = cv2.Canny(cv2.cvtColor(small[::2, ::2], cv2.COLOR_BGR2GRAY), 25, 50)
@@ -242,7 +243,7 @@ def _read_cards(image: np.ndarray, on_plaza: bool
             if w * h >= 0.1 * width * width * CARD_ASPECT:  # a piece of a card, at least
                 found += _read_region(normalised, paper, region, scale, on_plaza, width, axis,
                                       _thinnest(found, scale))
-    found += _read_off_white(small, normalised, edges_free, found, scale, on_plaza, axis)
+    found += _read_off_white(normalised, loose, edges_free, found, scale, on_plaza, axis)
     if on_plaza:
         found += _read_row_gaps(small, found, scale)
     found = _recolour_by_deck(_without_indices(found))
@@ -317,14 +318,13 @@ def _recolour_by_deck(found: list[_Reading]) -> list[_Reading]:
     return recoloured
 
 
-def _read_off_white(small: np.ndarray, normalised: np.ndarray, edges_free: np.ndarray,
+def _read_off_white(normalised: np.ndarray, loose: np.ndarray, edges_free: np.ndarray,
                     found: list[_Reading], scale: float, on_plaza: bool, axis: float | None
                     ) -> list[_Reading]:
     """Cards lit unlike the brightest things in the photo (white cards look blue beside a cream
     floor under warm light) fail the paper mask's neutral test. Where no card was read, paper is
-    looked for again with a loose test; since that paper may be table, a region found so must
-    hold a card read for sure."""
-    loose = _paper_mask(small[::2, ::2], normalised[::2, ::2], tint=LOOSE_TINT)
+    looked for again with a `loose` test (half size; changed here); since that paper may be
+    table, a region found so must hold a card read for sure."""
     for reading in found:  # half size, a little larger than the card
         corners = np.array(reading.item.corners) * scale / 2
         centre = corners.mean(axis=0)
@@ -429,6 +429,12 @@ def _divide_by_paper(small: np.ndarray) -> np.ndarray:
 def _paper_mask(small: np.ndarray, normalised: np.ndarray, tint: float = 0.3) -> np.ndarray:
     """Pixels of card stock: near the local white, not strongly coloured, and bright overall;
     `tint` is how far from neutral (under the light of the brightest pixels) paper may be."""
+    return _paper_masks(small, normalised, (tint,))[0]
+
+
+def _paper_masks(small: np.ndarray, normalised: np.ndarray, tints: tuple[float, ...]
+                 ) -> tuple[np.ndarray, ...]:
+    """_paper_mask for each of the `tints`, sharing the work they have in common."""
     low = _channel_min(normalised)
     spread = np.maximum(np.maximum(normalised[..., 0], normalised[..., 1]),
                         normalised[..., 2]) - low
@@ -438,8 +444,9 @@ def _paper_mask(small: np.ndarray, normalised: np.ndarray, tint: float = 0.3) ->
     light = np.percentile(small[::2, ::2].reshape(-1, 3), 99, axis=0).astype(np.float32)
     balanced = small.astype(np.float32) / np.maximum(light, 16.0)
     top = np.maximum(np.maximum(balanced[..., 0], balanced[..., 1]), balanced[..., 2])
-    neutral = top - _channel_min(balanced) < tint * top
-    return ((low > 0.72) & (spread < 0.22) & (top >= 0.45) & neutral).astype(np.uint8)
+    tinge = top - _channel_min(balanced)
+    pale = (low > 0.72) & (spread < 0.22) & (top >= 0.45)
+    return tuple((pale & (tinge < tint * top)).astype(np.uint8) for tint in tints)
 
 
 def _channel_min(image: np.ndarray) -> np.ndarray:
