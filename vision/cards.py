@@ -244,12 +244,19 @@ def _read_cards(image: np.ndarray, on_plaza: bool
                 found += _read_region(normalised, paper, region, scale, on_plaza, width, axis,
                                       _thinnest(found, scale))
     found += _read_off_white(normalised, loose, edges_free, found, scale, on_plaza, axis)
+    hopeful: frozenset[int] = frozenset()
     if on_plaza:
-        found += _read_row_gaps(small, found, scale)
+        beside = _read_row_gaps(small, found, scale)
+        found += beside
+        hopeful = frozenset(id(r.frame) for r in beside if not isinstance(r.item, SeenCard))
     found = _recolour_by_deck(_without_indices(found))
     if on_plaza:
-        found = _settle_on_grid(found)
-    found = _alike_in_size(found)
+        found = _settle_on_grid(found, hopeful)
+    alike = _alike_in_size(found)
+    if on_plaza:
+        kept = {id(r) for r in alike}
+        alike += _read_by_index([r for r in found if id(r) not in kept], alike, small, scale)
+    found = alike
     # Ink that lies between the deck's colours, read as an unsure numeral, is nearly always a
     # pattern of the table (a print, a check), and reporting it would ask for a retake for
     # nothing: it is dropped. Sure cards, and unsure ones in a clear ink, are kept.
@@ -347,8 +354,8 @@ def _read_row_gaps(small: np.ndarray, found: list[_Reading], scale: float) -> li
     its row, another card may lie: where nothing was read there, the place is read again against
     its own paper white: a shadow, or a brighter card beside it, dims a card against the wider
     estimate of _divide_by_paper, and the paper mask misses it. Cards found so are places to look
-    beside in turn. Only sure readings of the pack's numeral size count, since the place may be
-    table."""
+    beside in turn. Only readings of the pack's numeral size count, since the place may be
+    table; unsure ones are returned too, for the grid to settle (P5), but not looked beside."""
     sure = [r for r in found if isinstance(r.item, SeenCard)]
     axis = _row_axis(sure)
     if axis is None:
@@ -367,20 +374,71 @@ def _read_row_gaps(small: np.ndarray, found: list[_Reading], scale: float) -> li
             if any(np.linalg.norm(centre - other) < 0.6 * width for other in centres + looked):
                 continue
             looked.append(centre)
-            for new in _read_place(small, place, scale, axis):
+            for new in _read_place(small, place, scale, axis, unsure_too=True):
                 if 0.75 <= new.glyph / reading.glyph <= 1.33 \
                         and np.linalg.norm(new.frame.mean(axis=0) - centre) < 0.5 * width:
                     more.append(new)
                     centres.append(new.frame.mean(axis=0))
-                    queue.append(new)
+                    if isinstance(new.item, SeenCard):
+                        queue.append(new)
     return more
 
 
-def _read_place(small: np.ndarray, place: np.ndarray, scale: float, axis: float
-                ) -> list[_Reading]:
+# Where a corner index's centre lies on its card, in from the card's nearer sides: shares of the
+# card's width and height (decks print it about 12% and 8% in).
+INDEX_IN = (0.12, 0.08)
+
+
+def _read_by_index(dropped: list[_Reading], kept: list[_Reading], small: np.ndarray,
+                   scale: float) -> list[_Reading]:
+    """Cards found by their corner index: a sure reading far smaller than the pack's numerals
+    (dropped by _alike_in_size) that lies on no card read is an index whose own card's numeral
+    did not read (a large face, a frame). Its card lies beside it, along the index's own axes:
+    below and to the right of an upright index, or to the left for one at the top-right (four
+    corners printed); above it for a turned one. Each such place is read against its own white
+    (_read_place), and a card read there counts only as the index's own card, at that place."""
+    sure = [r for r in kept if isinstance(r.item, SeenCard)]
+    axis = _row_axis(sure)
+    if axis is None:
+        return []
+    width = float(np.median([np.linalg.norm(r.frame[1] - r.frame[0]) for r in sure]))
+    glyph = float(np.median([r.glyph for r in sure]))
+    centres = [r.frame.mean(axis=0) for r in kept]
+    more: list[_Reading] = []
+    for index in dropped:
+        centre = index.frame.mean(axis=0)
+        if not isinstance(index.item, SeenCard) or index.glyph >= SMALLEST_NUMERAL * glyph \
+                or any(np.linalg.norm(centre - other) < 0.6 * width for other in centres):
+            continue
+        along = (index.frame[1] - index.frame[0]) / np.linalg.norm(index.frame[1] - index.frame[0])
+        down = np.array([-along[1], along[0]])  # the frame's rows run along, its columns down
+        size = np.array([width, width * CARD_ASPECT])
+        reach = (0.5 - np.array(INDEX_IN)) * size
+        p = index.probabilities
+        turned = p[1:REJECT:2].sum() > p[0:REJECT:2].sum()  # as _judged tells it
+        for side in (1, -1):
+            offset = side * reach[0] * along + (-1 if turned else 1) * reach[1] * down
+            middle = centre + offset
+            place = middle + np.array([(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]) \
+                @ np.array([size[0] * along, size[1] * down])
+            if any(np.linalg.norm(middle - other) < 0.6 * width for other in centres):
+                continue
+            found = [r for r in _read_place(small, place, scale, axis)
+                     if r.item.card == index.item.card
+                     and np.linalg.norm(r.frame.mean(axis=0) - middle) < 0.5 * width]
+            if found:
+                more.append(found[0])
+                centres.append(found[0].frame.mean(axis=0))
+                break
+    return more
+
+
+def _read_place(small: np.ndarray, place: np.ndarray, scale: float, axis: float,
+                unsure_too: bool = False) -> list[_Reading]:
     """The sure cards read at a card-sized place (its corners in photo pixels, in the order of
     a frame along the rows), with the paper white measured around each pixel within a third of
-    the card: a shadow's edge may cross the card, and no numeral's stroke is that wide."""
+    the card: a shadow's edge may cross the card, and no numeral's stroke is that wide. With
+    `unsure_too`, the unsure ones as well."""
     corners = place * scale
     width = float(np.linalg.norm(corners[1] - corners[0]))
     height = float(np.linalg.norm(corners[3] - corners[0]))
@@ -410,8 +468,9 @@ def _read_place(small: np.ndarray, place: np.ndarray, scale: float, axis: float
     shift = np.array([x0, y0]) / scale
     return [_judged(r.frame + shift, r.probabilities, r.colour, r.colour_confidence, r.ink,
                     r.glyph)
-            for r in _read_region(normalised, own_paper, region, scale, True, width, axis)
-            if isinstance(r.item, SeenCard)]
+            for r in _read_region(normalised, own_paper, region, scale, True, width, axis,
+                                  unsure_too=unsure_too)
+            if unsure_too or isinstance(r.item, SeenCard)]
 
 
 def _divide_by_paper(small: np.ndarray) -> np.ndarray:
@@ -517,11 +576,12 @@ def _rings_ink(contours: tuple[np.ndarray, ...], hierarchy: np.ndarray, hole: in
 
 def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, scale: float,
                  on_plaza: bool, card_width: float | None = None, axis: float | None = None,
-                 thinnest: float = 0.0) -> list[_Reading]:
+                 thinnest: float = 0.0, unsure_too: bool = False) -> list[_Reading]:
     """The cards of one paper region, read along whichever of its two axes reads best (or, given
     the rows' `axis` in radians, along the one nearer to it). A region without a lone card's
-    outline must hold a card read for sure, else it is pale table. A region whose frame is its
-    rectangle, that rings no ink and is narrower than `thinnest`, is table and is not read."""
+    outline must hold a card read for sure (unless `unsure_too`), else it is pale table. A
+    region whose frame is its rectangle, that rings no ink and is narrower than `thinnest`, is
+    table and is not read."""
     best: list[_Reading] = []
     best_score = -math.inf
     if not (region.card_shaped or region.rings_ink) and min(region.rect[1]) < thinnest \
@@ -545,8 +605,8 @@ def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, sca
             # score of the right one negative.
             if cards and score > best_score:
                 best, best_score = cards, score
-    if region.card_shaped or any(isinstance(reading.item, SeenCard) or _six_or_nine(reading)
-                                 for reading in best):
+    if region.card_shaped or unsure_too or any(isinstance(reading.item, SeenCard)
+                                               or _six_or_nine(reading) for reading in best):
         return best
     return []
 
@@ -1254,20 +1314,22 @@ def _row_axis(found: list[_Reading]) -> float | None:
     return float(np.angle(np.sum(np.exp(2j * np.arctan2(tops[:, 1], tops[:, 0]))))) / 2
 
 
-def _settle_on_grid(found: list[_Reading]) -> list[_Reading]:
+def _settle_on_grid(found: list[_Reading], hopeful: frozenset[int] = frozenset()
+                    ) -> list[_Reading]:
     """P5 fixes a card's column by its number, across the whole Plaza: an unsure card whose
     classifier hesitates between numbers far apart (an unmarked 6 or 9 turned, in a column of
     its own) takes the one its place among the nearest sure cards predicts. Rows and blocks are
     crossed, unlike _settle_by_place, and a settled card helps settle the next one along a
     column. Only a clear winner is taken (within 0.75 of a column, the others more than 1.75
-    away): a tilted photo bends the grid."""
+    away): a tilted photo bends the grid. Readings whose frame's id is `hopeful` (read unsure
+    beside a row's card, where the table may lie) are kept only if settled so."""
     for _ in range(4):
         settled = _settle_on_grid_once(found)
         if sum(isinstance(r.item, SeenCard) for r in settled) \
                 == sum(isinstance(r.item, SeenCard) for r in found):
-            return settled
+            break
         found = settled
-    return found
+    return [r for r in settled if isinstance(r.item, SeenCard) or id(r.frame) not in hopeful]
 
 
 def _settle_on_grid_once(found: list[_Reading]) -> list[_Reading]:
