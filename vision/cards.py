@@ -230,6 +230,7 @@ def _read_cards(image: np.ndarray, on_plaza: bool
         found += read
         if not read:
             empty.append(region)
+    found += _read_uncut(normalised, paper, found, scale, on_plaza, axis)
     # A lone card whose outline is lost (a picture or the table's edge cuts its paper) has only
     # its numeral to size it by, which varies between decks; the cards already read are the same
     # pack, so their width sizes it better, and its paper can then be checked.
@@ -263,6 +264,21 @@ def _read_cards(image: np.ndarray, on_plaza: bool
     found = [reading for reading in found
              if isinstance(reading.item, SeenCard) or reading.colour_confidence >= INK_CLEAR]
     return _settle_duplicates(found)
+
+
+def _read_uncut(normalised: np.ndarray, paper: np.ndarray, found: list[_Reading], scale: float,
+                on_plaza: bool, axis: float | None) -> list[_Reading]:
+    """Lone cards whose paper the edges cut into pieces (a faint pattern printed under the
+    numeral, noise: unseen seed 3011 lost a whole hand so), read from the paper mask alone, not
+    cut along edges, where it has a lone card's outline and no card was read in it."""
+    more = []
+    centres = [tuple(float(v) for v in r.frame.mean(axis=0) * scale) for r in found]
+    for region in _regions(paper):
+        outline = cv2.boxPoints(region.rect)
+        if region.card_shaped and not any(cv2.pointPolygonTest(outline, centre, False) >= 0
+                                          for centre in centres):
+            more += _read_region(normalised, paper, region, scale, on_plaza, axis=axis)
+    return more
 
 
 def _without_indices(found: list[_Reading]) -> list[_Reading]:

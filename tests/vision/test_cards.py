@@ -799,3 +799,18 @@ def test_a_card_is_found_beside_its_index_when_its_numeral_did_not_read():
     assert np.linalg.norm(found[0].frame.mean(axis=0) - true_centre) < 10
     assert _read_by_index([index_reading(photo, Card(R, 7), Card(R, 8))], kept, photo.image,
                           1.0) == []
+
+
+def test_a_lone_card_whose_paper_a_faint_print_cuts_into_pieces_is_read():
+    # A faint pattern printed over the whole card (lines a little greyer than the paper): no
+    # ink, still paper, but its edges cut the paper into strips too narrow for the numeral. The
+    # card's paper, not cut along edges, has a lone card's outline, and is read as one.
+    photo = render_photo(21, hand=True, size=SIZE, cards=(Card(G, 8), Card(R, 4)))
+    image = photo.image.copy()
+    corners = corners_of(photo, Card(G, 8))
+    inside = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillPoly(inside, [np.round(corners).astype(np.int32)], 1)
+    lines = np.zeros_like(inside)
+    lines[::6] = lines[1::6] = 1
+    image[(inside & lines) > 0] = (image[(inside & lines) > 0] * 0.93).astype(np.uint8)
+    assert {seen.card for seen in read_hand(image).cards} == {Card(G, 8), Card(R, 4)}
