@@ -30,9 +30,16 @@ The pipeline anchors on the big printed numerals, because card outlines fail whe
    confirms a card, it is never one.
 5. Regions where nothing was read are read again with the card size taken from the cards read
    (one pack, one size): a lone card whose outline a picture or the table cut is found then, and
-   on a Plaza a piece of a card that its own wide numeral cut in two. Last, where no card was
-   read, paper is looked for again with a loose neutral test (cards lit off-white beside a
-   brighter cream table); a region found so must hold a sure card.
+   on a Plaza a piece of a card that its own wide numeral cut in two. Lone cards whose paper
+   the edges cut into strips (a faint print on the card) are read from the paper alone. Pieces
+   of paper that ring no ink and are thinner than the pack's numerals need (the gaps between a
+   cloth's dots) are not read at all. Where no card was read, paper is looked for again with a
+   loose neutral test (cards lit off-white beside a brighter cream table); a region found so
+   must hold a sure card. On a Plaza, the place beside each sure card along its row is read
+   against its own white (a shadow dims a card), an unsure reading there counting only if the
+   grid settles it (P5); and a sure reading far smaller than the pack's numerals, on no card
+   read, is a corner index whose card's numeral did not read: its card's place beside it is
+   read so too, and counts only as the index's own card.
 """
 
 from __future__ import annotations
