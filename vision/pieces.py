@@ -190,6 +190,8 @@ def _light(lab: np.ndarray, mask: np.ndarray, centres: np.ndarray,
     """The parts of `mask` (pixels far from the table colours) that are the table under glare
     or shadow: connected regions of colours a lit table colour explains (as closely as the
     border's own pixels are explained) whose outline against the table is mostly soft."""
+    if not mask.any():
+        return np.zeros(mask.shape, bool)
     table = _bgr_of(centres)
     tolerance = max(LIT_FLOOR, 2 * float(np.percentile(_unlit(_bgr_of(sample), table), 90)))
     rows, columns = np.nonzero(mask)
