@@ -78,6 +78,12 @@ def test_glare_or_a_shadow_on_the_table_is_no_piece(light):
 
 
 @pytest.mark.parametrize("light", [dict(glare=0.6), dict(shade=0.5)], ids=["glare", "shadow"])
+def test_a_bare_table_under_glare_or_a_shadow_has_no_pieces(light):
+    assert find_pieces(lit(table_with([]), (400, 300), 70, **light)).area == 0
+    assert find_pieces(table_with([])).area == 0  # nothing to judge at all: no light either
+
+
+@pytest.mark.parametrize("light", [dict(glare=0.6), dict(shade=0.5)], ids=["glare", "shadow"])
 def test_glare_or_a_shadow_across_a_piece_and_the_table_leaves_the_piece_whole(light):
     found = find_pieces(lit(table_with([PIECE]), (430, 300), 50, **light))
     assert found.mask[int(360 / found.factor), int(520 / found.factor)] == 0  # on the table
