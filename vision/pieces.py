@@ -75,13 +75,19 @@ def _nearest(pixels: np.ndarray, centres: np.ndarray) -> np.ndarray:
     return near.reshape(pixels.shape[:-1])
 
 
-def _table_distance(lab: np.ndarray, centres: np.ndarray) -> np.ndarray:
-    """_nearest for every pixel, computed once per distinct colour (quantised finely)."""
-    codes = np.round(lab / QUANTUM).astype(np.int32)
+def _once_per_colour(codes: np.ndarray, function) -> np.ndarray:
+    """`function` of colour codes (n × 3 ints, 0..511) for every pixel of `codes` (any shape
+    ending in 3), computed once per distinct code: many pixels share a colour."""
     key = (codes[..., 0] * 512 + codes[..., 1]) * 512 + codes[..., 2]
     distinct, where = np.unique(key.ravel(), return_inverse=True)
     colours = np.stack([distinct // (512 * 512), distinct // 512 % 512, distinct % 512], 1)
-    return _nearest(colours.astype(np.float32) * QUANTUM, centres)[where].reshape(key.shape)
+    return function(colours)[where.ravel()].reshape(key.shape)
+
+
+def _table_distance(lab: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    """_nearest for every pixel, computed once per distinct colour (quantised finely)."""
+    return _once_per_colour(np.round(lab / QUANTUM).astype(np.int32), lambda colours: _nearest(
+        colours.astype(np.float32) * QUANTUM, centres))
 
 
 def fill_holes(mask: np.ndarray) -> np.ndarray:
@@ -196,7 +202,9 @@ def _light(lab: np.ndarray, mask: np.ndarray, centres: np.ndarray,
     tolerance = max(LIT_FLOOR, 2 * float(np.percentile(_unlit(_bgr_of(sample), table), 90)))
     rows, columns = np.nonzero(mask)
     lit = np.zeros(mask.shape, np.uint8)
-    lit[rows, columns] = _unlit(_bgr_of(lab[rows, columns]), table) < tolerance
+    codes = np.round(_bgr_of(lab[rows, columns]) * 255).astype(np.int32)  # exact: 8 bits
+    lit[rows, columns] = _once_per_colour(codes, lambda colours: _unlit(
+        colours.astype(np.float32) / 255, table)) < tolerance
     count, labels = cv2.connectedComponents(lit, connectivity=8)
     if count < 2:
         return np.zeros(mask.shape, bool)
