@@ -7,6 +7,9 @@
   (a textured table gets a wider margin). Holes are filled for the outline (a piece has none,
   so a table-coloured patch inside one is piece too) but kept in `bare`, where a gap closed in
   by two pieces that do not interlock shows as a hole.
+- Glare and shadow on the table are no piece: a region of colours a table colour explains
+  under more or less light (glare adds white, shade dims) whose outline against the table is
+  mostly soft; a piece ends at its cut outline, a sharp edge.
 - The pieces' orientation (modulo a quarter turn) comes from the outline's gradient directions:
   their straight shoulders and borders agree, the round tabs cancel out.
 - Turned upright by that angle, a set of pieces is read from its row and column profiles.
