@@ -21,15 +21,20 @@ How it works, and why:
   stray piece joined to the outline is not straight. The cells are laid on it in perspective
   (matching.projective): spread evenly, the middle cells of a rectangle tilted 30° were a
   fifth of a cell off.
+- A grid the picture cannot lie on is not read: its corners far from right angles or its
+  proportions not the picture's (a homography from a few pieces' features, extrapolated, can
+  shear it), or a piece the features place outside it (a ring of swapped pieces can agree on
+  a grid a cell off the rectangle, where they read right).
 - Each cell is compared with every picture cell under every turn at small shifts (colour +
   grey pattern, vision.cells), under the light the pieces around it show (_relit: shade, a
   shadow's edge and glare change slowly across the rectangle; the cell's own samples never
   shape its own light, so a wrong piece cannot be lit into its cell's colours). A cell that is
   mostly table is missing. A present cell is right when its own cell is clearly the best
   explanation, or, when its content cannot tell (flat colour looks the same turned or moved),
-  when no other cell explains it better, its seams with its neighbours are closed (a turned or
-  moved piece does not interlock) and some cell of the reading is clearly right by its
-  content (flat cells interlock on a grid laid wrong too). Otherwise it is wrong: counting a
+  when no other cell whose content can be told from its own explains it better, its seams
+  with its neighbours are closed (a turned or moved piece does not interlock) and some cell
+  of the reading is clearly right by its content (flat cells interlock on a grid laid wrong
+  too). Otherwise it is wrong: counting a
   wrong piece right would undercharge the player (T6).
   Features vouch for a piece only where the mask sees one: a piece the mask calls table
   must show its content.
