@@ -30,9 +30,16 @@ The pipeline anchors on the big printed numerals, because card outlines fail whe
    confirms a card, it is never one.
 5. Regions where nothing was read are read again with the card size taken from the cards read
    (one pack, one size): a lone card whose outline a picture or the table cut is found then, and
-   on a Plaza a piece of a card that its own wide numeral cut in two. Last, where no card was
-   read, paper is looked for again with a loose neutral test (cards lit off-white beside a
-   brighter cream table); a region found so must hold a sure card.
+   on a Plaza a piece of a card that its own wide numeral cut in two. Lone cards whose paper
+   the edges cut into strips (a faint print on the card) are read from the paper alone. Pieces
+   of paper that ring no ink and are thinner than the pack's numerals need (the gaps between a
+   cloth's dots) are not read at all. Where no card was read, paper is looked for again with a
+   loose neutral test (cards lit off-white beside a brighter cream table); a region found so
+   must hold a sure card. On a Plaza, the place beside each sure card along its row is read
+   against its own white (a shadow dims a card), an unsure reading there counting only if the
+   grid settles it (P5); and a sure reading far smaller than the pack's numerals, on no card
+   read, is a corner index whose card's numeral did not read: its card's place beside it is
+   read so too, and counts only as the index's own card.
 """
 
 from __future__ import annotations
@@ -208,7 +215,8 @@ def _read_cards(image: np.ndarray, on_plaza: bool
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) \
         if scale < 1 else image
     normalised = _divide_by_paper(small)
-    paper = _paper_mask(small[::2, ::2], normalised[::2, ::2])  # half size: plenty for outlines
+    # Half size: plenty for outlines. The loose mask is for a second look (_read_off_white).
+    paper, loose = _paper_masks(small[::2, ::2], normalised[::2, ::2], (0.3, LOOSE_TINT))
     # Outlines are cut along edges, so that cards on a pale table (and touching cards) part; not
     # along the edges of ink (numerals, emblems), which would cut a card into pieces.
     edges = cv2.Canny(cv2.cvtColor(small[::2, ::2], cv2.COLOR_BGR2GRAY), 25, 50)
@@ -221,15 +229,19 @@ def _read_cards(image: np.ndarray, on_plaza: bool
     # Lone cards first: their outlines tell the axes well. Cards on a Plaza lie alike (turned
     # 180° at most), so blocks are read along the lone cards' axes: along the other axis,
     # numerals lying sideways can pass for others (a 5 for a 10) in an unseen typeface.
-    regions.sort(key=lambda region: not region.card_shaped)
+    # Then the largest: they tell the pack's numeral size, by which thin pieces are judged.
+    regions.sort(key=lambda region: (not region.card_shaped,
+                                     -region.rect[1][0] * region.rect[1][1]))
     axis = None
     for region in regions:
         if on_plaza and axis is None and not region.card_shaped:
             axis = _row_axis(found)
-        read = _read_region(normalised, paper, region, scale, on_plaza, axis=axis)
+        read = _read_region(normalised, paper, region, scale, on_plaza, axis=axis,
+                            thinnest=_thinnest(found, scale))
         found += read
         if not read:
             empty.append(region)
+    found += _read_uncut(normalised, paper, found, scale, on_plaza, axis)
     # A lone card whose outline is lost (a picture or the table's edge cuts its paper) has only
     # its numeral to size it by, which varies between decks; the cards already read are the same
     # pack, so their width sizes it better, and its paper can then be checked.
@@ -241,20 +253,43 @@ def _read_cards(image: np.ndarray, on_plaza: bool
         for region in empty:
             (_, _), (w, h), _ = region.rect
             if w * h >= 0.1 * width * width * CARD_ASPECT:  # a piece of a card, at least
-                found += _read_region(normalised, paper, region, scale, on_plaza, width, axis)
-    found += _read_off_white(small, normalised, edges_free, found, scale, on_plaza, axis)
+                found += _read_region(normalised, paper, region, scale, on_plaza, width, axis,
+                                      _thinnest(found, scale))
+    found += _read_off_white(normalised, loose, edges_free, found, scale, on_plaza, axis)
+    hopeful: frozenset[int] = frozenset()
     if on_plaza:
-        found += _read_row_gaps(small, found, scale)
+        beside = _read_row_gaps(small, found, scale)
+        found += beside
+        hopeful = frozenset(id(r.frame) for r in beside if not isinstance(r.item, SeenCard))
     found = _recolour_by_deck(_without_indices(found))
     if on_plaza:
-        found = _settle_on_grid(_doubt_aslant(found))
-    found = _alike_in_size(found)
+        found = _settle_on_grid(_doubt_aslant(found), hopeful)
+    alike = _alike_in_size(found)
+    if on_plaza:
+        kept = {id(r) for r in alike}
+        alike += _read_by_index([r for r in found if id(r) not in kept], alike, small, scale)
+    found = alike
     # Ink that lies between the deck's colours, read as an unsure numeral, is nearly always a
     # pattern of the table (a print, a check), and reporting it would ask for a retake for
     # nothing: it is dropped. Sure cards, and unsure ones in a clear ink, are kept.
     found = [reading for reading in found
              if isinstance(reading.item, SeenCard) or reading.colour_confidence >= INK_CLEAR]
     return _settle_duplicates(found)
+
+
+def _read_uncut(normalised: np.ndarray, paper: np.ndarray, found: list[_Reading], scale: float,
+                on_plaza: bool, axis: float | None) -> list[_Reading]:
+    """Lone cards whose paper the edges cut into pieces (a faint pattern printed under the
+    numeral, noise: unseen seed 3011 lost a whole hand so), read from the paper mask alone, not
+    cut along edges, where it has a lone card's outline and no card was read in it."""
+    more = []
+    centres = [tuple(float(v) for v in r.frame.mean(axis=0) * scale) for r in found]
+    for region in _regions(paper):
+        outline = cv2.boxPoints(region.rect)
+        if region.card_shaped and not any(cv2.pointPolygonTest(outline, centre, False) >= 0
+                                          for centre in centres):
+            more += _read_region(normalised, paper, region, scale, on_plaza, axis=axis)
+    return more
 
 
 def _without_indices(found: list[_Reading]) -> list[_Reading]:
@@ -365,26 +400,26 @@ def _thinned(inks: np.ndarray, likes: np.ndarray) -> np.ndarray:
     return np.clip(1 - t[:, :, None] * depth, 0, 1).reshape(-1, 3)
 
 
-def _read_off_white(small: np.ndarray, normalised: np.ndarray, edges_free: np.ndarray,
+def _read_off_white(normalised: np.ndarray, loose: np.ndarray, edges_free: np.ndarray,
                     found: list[_Reading], scale: float, on_plaza: bool, axis: float | None
                     ) -> list[_Reading]:
     """Cards lit unlike the brightest things in the photo (white cards look blue beside a cream
     floor under warm light) fail the paper mask's neutral test. Where no card was read, paper is
-    looked for again with a loose test; since that paper may be table, a region found so must
-    hold a card read for sure."""
-    loose = _paper_mask(small[::2, ::2], normalised[::2, ::2], tint=LOOSE_TINT)
+    looked for again with a `loose` test (half size; changed here); since that paper may be
+    table, a region found so must hold a card read for sure."""
     for reading in found:  # half size, a little larger than the card
         corners = np.array(reading.item.corners) * scale / 2
         centre = corners.mean(axis=0)
         cv2.fillPoly(loose, [np.round(centre + 1.2 * (corners - centre)).astype(np.int32)], 0)
     widths = [math.dist(*reading.item.corners[:2]) * scale for reading in found]
     least = 0.5 * float(np.median(widths)) ** 2 * CARD_ASPECT if widths else 0.0
+    thinnest = _thinnest(found, scale)
     more = []
     for region in _regions(loose & edges_free):
         if region.rect[1][0] * region.rect[1][1] < least:  # smaller than half a card
             continue
         read = _read_region(normalised, loose, replace(region, card_shaped=False), scale,
-                            on_plaza, axis=axis)
+                            on_plaza, axis=axis, thinnest=thinnest)
         more += [reading for reading in read if isinstance(reading.item, SeenCard)]
     return more
 
@@ -394,8 +429,8 @@ def _read_row_gaps(small: np.ndarray, found: list[_Reading], scale: float) -> li
     its row, another card may lie: where nothing was read there, the place is read again against
     its own paper white: a shadow, or a brighter card beside it, dims a card against the wider
     estimate of _divide_by_paper, and the paper mask misses it. Cards found so are places to look
-    beside in turn. Only sure readings of the pack's numeral size count, since the place may be
-    table."""
+    beside in turn. Only readings of the pack's numeral size count, since the place may be
+    table; unsure ones are returned too, for the grid to settle (P5), but not looked beside."""
     sure = [r for r in found if isinstance(r.item, SeenCard)]
     axis = _row_axis(sure)
     if axis is None:
@@ -414,20 +449,71 @@ def _read_row_gaps(small: np.ndarray, found: list[_Reading], scale: float) -> li
             if any(np.linalg.norm(centre - other) < 0.6 * width for other in centres + looked):
                 continue
             looked.append(centre)
-            for new in _read_place(small, place, scale, axis):
+            for new in _read_place(small, place, scale, axis, unsure_too=True):
                 if 0.75 <= new.glyph / reading.glyph <= 1.33 \
                         and np.linalg.norm(new.frame.mean(axis=0) - centre) < 0.5 * width:
                     more.append(new)
                     centres.append(new.frame.mean(axis=0))
-                    queue.append(new)
+                    if isinstance(new.item, SeenCard):
+                        queue.append(new)
     return more
 
 
-def _read_place(small: np.ndarray, place: np.ndarray, scale: float, axis: float
-                ) -> list[_Reading]:
+# Where a corner index's centre lies on its card, in from the card's nearer sides: shares of the
+# card's width and height (decks print it about 12% and 8% in).
+INDEX_IN = (0.12, 0.08)
+
+
+def _read_by_index(dropped: list[_Reading], kept: list[_Reading], small: np.ndarray,
+                   scale: float) -> list[_Reading]:
+    """Cards found by their corner index: a sure reading far smaller than the pack's numerals
+    (dropped by _alike_in_size) that lies on no card read is an index whose own card's numeral
+    did not read (a large face, a frame). Its card lies beside it, along the index's own axes:
+    below and to the right of an upright index, or to the left for one at the top-right (four
+    corners printed); above it for a turned one. Each such place is read against its own white
+    (_read_place), and a card read there counts only as the index's own card, at that place."""
+    sure = [r for r in kept if isinstance(r.item, SeenCard)]
+    axis = _row_axis(sure)
+    if axis is None:
+        return []
+    width = float(np.median([np.linalg.norm(r.frame[1] - r.frame[0]) for r in sure]))
+    glyph = float(np.median([r.glyph for r in sure]))
+    centres = [r.frame.mean(axis=0) for r in kept]
+    more: list[_Reading] = []
+    for index in dropped:
+        centre = index.frame.mean(axis=0)
+        if not isinstance(index.item, SeenCard) or index.glyph >= SMALLEST_NUMERAL * glyph \
+                or any(np.linalg.norm(centre - other) < 0.6 * width for other in centres):
+            continue
+        along = (index.frame[1] - index.frame[0]) / np.linalg.norm(index.frame[1] - index.frame[0])
+        down = np.array([-along[1], along[0]])  # the frame's rows run along, its columns down
+        size = np.array([width, width * CARD_ASPECT])
+        reach = (0.5 - np.array(INDEX_IN)) * size
+        p = index.probabilities
+        turned = p[1:REJECT:2].sum() > p[0:REJECT:2].sum()  # as _judged tells it
+        for side in (1, -1):
+            offset = side * reach[0] * along + (-1 if turned else 1) * reach[1] * down
+            middle = centre + offset
+            place = middle + np.array([(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]) \
+                @ np.array([size[0] * along, size[1] * down])
+            if any(np.linalg.norm(middle - other) < 0.6 * width for other in centres):
+                continue
+            found = [r for r in _read_place(small, place, scale, axis)
+                     if r.item.card == index.item.card
+                     and np.linalg.norm(r.frame.mean(axis=0) - middle) < 0.5 * width]
+            if found:
+                more.append(found[0])
+                centres.append(found[0].frame.mean(axis=0))
+                break
+    return more
+
+
+def _read_place(small: np.ndarray, place: np.ndarray, scale: float, axis: float,
+                unsure_too: bool = False) -> list[_Reading]:
     """The sure cards read at a card-sized place (its corners in photo pixels, in the order of
     a frame along the rows), with the paper white measured around each pixel within a third of
-    the card: a shadow's edge may cross the card, and no numeral's stroke is that wide."""
+    the card: a shadow's edge may cross the card, and no numeral's stroke is that wide. With
+    `unsure_too`, the unsure ones as well."""
     corners = place * scale
     width = float(np.linalg.norm(corners[1] - corners[0]))
     height = float(np.linalg.norm(corners[3] - corners[0]))
@@ -457,8 +543,9 @@ def _read_place(small: np.ndarray, place: np.ndarray, scale: float, axis: float
     shift = np.array([x0, y0]) / scale
     return [_judged(r.frame + shift, r.probabilities, r.colour, r.colour_confidence, r.ink,
                     r.glyph)
-            for r in _read_region(normalised, own_paper, region, scale, True, width, axis)
-            if isinstance(r.item, SeenCard)]
+            for r in _read_region(normalised, own_paper, region, scale, True, width, axis,
+                                  unsure_too=unsure_too)
+            if unsure_too or isinstance(r.item, SeenCard)]
 
 
 def _divide_by_paper(small: np.ndarray) -> np.ndarray:
@@ -476,6 +563,12 @@ def _divide_by_paper(small: np.ndarray) -> np.ndarray:
 def _paper_mask(small: np.ndarray, normalised: np.ndarray, tint: float = 0.3) -> np.ndarray:
     """Pixels of card stock: near the local white, not strongly coloured, and bright overall;
     `tint` is how far from neutral (under the light of the brightest pixels) paper may be."""
+    return _paper_masks(small, normalised, (tint,))[0]
+
+
+def _paper_masks(small: np.ndarray, normalised: np.ndarray, tints: tuple[float, ...]
+                 ) -> tuple[np.ndarray, ...]:
+    """_paper_mask for each of the `tints`, sharing the work they have in common."""
     low = _channel_min(normalised)
     spread = np.maximum(np.maximum(normalised[..., 0], normalised[..., 1]),
                         normalised[..., 2]) - low
@@ -485,8 +578,9 @@ def _paper_mask(small: np.ndarray, normalised: np.ndarray, tint: float = 0.3) ->
     light = np.percentile(small[::2, ::2].reshape(-1, 3), 99, axis=0).astype(np.float32)
     balanced = small.astype(np.float32) / np.maximum(light, 16.0)
     top = np.maximum(np.maximum(balanced[..., 0], balanced[..., 1]), balanced[..., 2])
-    neutral = top - _channel_min(balanced) < tint * top
-    return ((low > 0.72) & (spread < 0.22) & (top >= 0.45) & neutral).astype(np.uint8)
+    tinge = top - _channel_min(balanced)
+    pale = (low > 0.72) & (spread < 0.22) & (top >= 0.45)
+    return tuple((pale & (tinge < tint * top)).astype(np.uint8) for tint in tints)
 
 
 def _channel_min(image: np.ndarray) -> np.ndarray:
@@ -498,6 +592,9 @@ def _channel_min(image: np.ndarray) -> np.ndarray:
 class _Region:
     rect: tuple[tuple[float, float], tuple[float, float], float]  # cv2.minAreaRect, working px
     card_shaped: bool  # a lone card's outline (portrait, about 63 × 88, convex)
+    # Whether its paper rings a piece of ink a digit's size (a hole in it): the gaps between the
+    # dots of a cloth ring none.
+    rings_ink: bool = True
 
 
 def _regions(paper: np.ndarray) -> list[_Region]:
@@ -510,8 +607,8 @@ def _regions(paper: np.ndarray) -> list[_Region]:
     # pass for paper, and then the cards, ringed by their shadows and edges, are its holes' islands.
     contours, hierarchy = cv2.findContours(opened, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     regions = []
-    for contour, (_, _, _, parent) in zip(contours, hierarchy[0] if contours else (),
-                                          strict=True):
+    for contour, (_, _, hole, parent) in zip(contours, hierarchy[0] if contours else (),
+                                             strict=True):
         if parent >= 0 or cv2.contourArea(contour) < (side / 120) ** 2:
             continue
         (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
@@ -523,18 +620,48 @@ def _regions(paper: np.ndarray) -> list[_Region]:
             and cv2.contourArea(cv2.convexHull(contour)) > 0.9 * w * h \
             and x > 1 and y > 1 and x + bw < paper.shape[1] - 1 and y + bh < paper.shape[0] - 1
         regions.append(_Region(rect=((2 * cx, 2 * cy), (2 * w + 2, 2 * h + 2), angle),
-                               card_shaped=card_shaped))
+                               card_shaped=card_shaped,
+                               rings_ink=_rings_ink(contours, hierarchy[0], hole)))
     return regions
 
 
+def _thinnest(found: list[_Reading], scale: float) -> float:
+    """The narrowest piece of paper (working pixels) that may hold a card's numeral without
+    ringing it: one cut into its edge (by a picture, a frame, the numeral's own size) took up
+    to 0.9 of the piece's width on the tuning seeds, and the pack's numerals are at least
+    SMALLEST_NUMERAL of the sure ones' median height. Narrower pieces are gaps of the table
+    between dots or checks (unseen seed 2023: 594 gaps of a polka cloth, read for 5 s, where
+    only the indices of cards beside them read). 0 without two sure cards to size the pack."""
+    glyphs = [reading.glyph * scale for reading in found if isinstance(reading.item, SeenCard)]
+    return SMALLEST_NUMERAL * float(np.median(glyphs)) / 0.9 if len(glyphs) >= 2 else 0.0
+
+
+def _rings_ink(contours: tuple[np.ndarray, ...], hierarchy: np.ndarray, hole: int) -> bool:
+    """Whether any of a region's holes (from its first, `hole`, along the hierarchy's next
+    links; half size) is as long as a digit could be at any angle: a digit is at least 9
+    working pixels tall, so at least 3 here on its box's longer side, and the hole's outline
+    (the paper around it) 2 more."""
+    while hole >= 0:
+        _, _, w, h = cv2.boundingRect(contours[hole])
+        if max(w, h) >= 5:
+            return True
+        hole = hierarchy[hole][0]
+    return False
+
+
 def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, scale: float,
-                 on_plaza: bool, card_width: float | None = None, axis: float | None = None
-                 ) -> list[_Reading]:
+                 on_plaza: bool, card_width: float | None = None, axis: float | None = None,
+                 thinnest: float = 0.0, unsure_too: bool = False) -> list[_Reading]:
     """The cards of one paper region, read along whichever of its two axes reads best (or, given
     the rows' `axis` in radians, along the one nearer to it). A region without a lone card's
-    outline must hold a card read for sure, else it is pale table."""
+    outline must hold a card read for sure (unless `unsure_too`), else it is pale table. A
+    region whose frame is its rectangle, that rings no ink and is narrower than `thinnest`, is
+    table and is not read."""
     best: list[_Reading] = []
     best_score = -math.inf
+    if not (region.card_shaped or region.rings_ink) and min(region.rect[1]) < thinnest \
+            and _margin(region, on_plaza, card_width) == 4:
+        return []
     angles = [region.rect[2]]
     if not region.card_shaped:  # a block's outline is ragged: its edges tell the axes better
         edges = _edge_angle(normalised, region)
@@ -553,8 +680,8 @@ def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, sca
             # score of the right one negative.
             if cards and score > best_score:
                 best, best_score = cards, score
-    if region.card_shaped or any(isinstance(reading.item, SeenCard) or _six_or_nine(reading)
-                                 for reading in best):
+    if region.card_shaped or unsure_too or any(isinstance(reading.item, SeenCard)
+                                               or _six_or_nine(reading) for reading in best):
         return best
     return []
 
@@ -587,20 +714,34 @@ def _edge_angle(normalised: np.ndarray, region: _Region) -> float:
     return float(np.argmax(histogram) + 0.5) - 45.0
 
 
-def _read_upright(normalised: np.ndarray, paper: np.ndarray, region: _Region, angle: float,
-                  scale: float, on_plaza: bool, card_width: float | None
-                  ) -> tuple[list[_Reading], float]:
+def _margin(region: _Region, on_plaza: bool, card_width: float | None) -> int:
+    """How far a region's frame reaches beyond its rectangle, working pixels. On a Plaza, with
+    the card size known and the frame along the cards' axes, the frame of a piece of paper
+    reaches half a card beyond it: a numeral as wide as the card can cut its paper in two, and
+    neither piece holds it whole. (In a hand, cards lie at any angle: a frame reaching beyond a
+    piece would cut through the next card's numeral.)"""
+    return int(card_width / 2) if card_width and on_plaza and not region.card_shaped else 4
+
+
+def _frame(region: _Region, angle: float, margin: int
+           ) -> tuple[np.ndarray, tuple[int, int], tuple[float, float]]:
+    """The affine map from working pixels into a region's upright frame turned by `angle`
+    (degrees), the frame's size (its rectangle's, `margin` more on every side), and the
+    rectangle's own width and height in that frame."""
     (cx, cy), (w, h), _ = region.rect
     if abs((angle - region.rect[2]) % 180 - 90) < 45:  # read across the rectangle's axes
         w, h = h, w
-    # On a Plaza, with the card size known and the frame along the cards' axes, the frame of a
-    # piece of paper reaches half a card beyond it: a numeral as wide as the card can cut its
-    # paper in two, and neither piece holds it whole. (In a hand, cards lie at any angle: a
-    # frame reaching beyond a piece would cut through the next card's numeral.)
-    margin = int(card_width / 2) if card_width and on_plaza and not region.card_shaped else 4
     size = (int(w) + 2 * margin, int(h) + 2 * margin)
     turn = cv2.getRotationMatrix2D((cx, cy), angle, 1.0)
     turn[:, 2] += (size[0] / 2 - cx, size[1] / 2 - cy)
+    return turn, size, (w, h)
+
+
+def _read_upright(normalised: np.ndarray, paper: np.ndarray, region: _Region, angle: float,
+                  scale: float, on_plaza: bool, card_width: float | None
+                  ) -> tuple[list[_Reading], float]:
+    margin = _margin(region, on_plaza, card_width)
+    turn, size, (w, h) = _frame(region, angle, margin)
     upright = cv2.warpAffine(normalised, turn, size, flags=cv2.INTER_LINEAR,
                              borderValue=(1.0, 1.0, 1.0))
     from_half = turn.copy()
@@ -1248,20 +1389,22 @@ def _row_axis(found: list[_Reading]) -> float | None:
     return float(np.angle(np.sum(np.exp(2j * np.arctan2(tops[:, 1], tops[:, 0]))))) / 2
 
 
-def _settle_on_grid(found: list[_Reading]) -> list[_Reading]:
+def _settle_on_grid(found: list[_Reading], hopeful: frozenset[int] = frozenset()
+                    ) -> list[_Reading]:
     """P5 fixes a card's column by its number, across the whole Plaza: an unsure card whose
     classifier hesitates between numbers far apart (an unmarked 6 or 9 turned, in a column of
     its own) takes the one its place among the nearest sure cards predicts. Rows and blocks are
     crossed, unlike _settle_by_place, and a settled card helps settle the next one along a
     column. Only a clear winner is taken (within 0.75 of a column, the others more than 1.75
-    away): a tilted photo bends the grid."""
+    away): a tilted photo bends the grid. Readings whose frame's id is `hopeful` (read unsure
+    beside a row's card, where the table may lie) are kept only if settled so."""
     for _ in range(4):
         settled = _settle_on_grid_once(found)
         if sum(isinstance(r.item, SeenCard) for r in settled) \
                 == sum(isinstance(r.item, SeenCard) for r in found):
-            return settled
+            break
         found = settled
-    return found
+    return [r for r in settled if isinstance(r.item, SeenCard) or id(r.frame) not in hopeful]
 
 
 def _settle_on_grid_once(found: list[_Reading]) -> list[_Reading]:

@@ -83,13 +83,15 @@ def count_pieces(photo: np.ndarray, picture: Picture) -> PieceCount:
     check_image(photo)
     scene = photo_scene(photo, picture)
     bank = cells.bank(picture.image)
+    placed = hypotheses(scene, picture)
+    pieces_at = _piece_centres(placed, picture)
     readings: list[_Reading] = []
-    for group in _placements(scene, picture):
+    for group in _placements(placed, picture):
         if _decisive(readings):
             break
-        readings += _read_placement(scene, picture, bank, group)
+        readings += _read_placement(scene, picture, bank, group, pieces_at)
     if not _decisive(readings):  # reading the border under each turn took half a count's time
-        readings += _read_by_border(scene, picture, bank)
+        readings += _read_by_border(scene, picture, bank, pieces_at)
     if not readings:
         return PieceCount(0, GRID * GRID, 0, (("wrong",) * GRID,) * GRID, (), sure=False)
     # the rectangle lies where most pieces match their own cells clearly (a wrong placement
@@ -223,7 +225,7 @@ def _straight_border(found: Pieces, corners: np.ndarray) -> np.ndarray:
 
 
 def _read_placement(scene: Scene, picture: Picture, bank: cells.Bank,
-                    agreeing: list[Hypothesis]) -> list[_Reading]:
+                    agreeing: list[Hypothesis], pieces_at: np.ndarray) -> list[_Reading]:
     """The cells read on the rectangle placed by pieces placed alike: the homography from their
     matches, and the straight border when that agrees (sharper, unless glare or a stray piece
     joins the outline: both are read); the table sampled around it. A group whose matches
@@ -236,7 +238,7 @@ def _read_placement(scene: Scene, picture: Picture, bank: cells.Bank,
     found = find_pieces_outside(scene.work, by_features)
     placed = _placed_cells(scene, picture, agreeing)
     snapped = _straight_border(found, by_features)
-    readings = [_read_cells(scene.work, found, corners, bank, placed)
+    readings = [_read_cells(scene.work, found, corners, bank, placed, pieces_at)
                 for corners in ([by_features] if snapped is by_features
                                 else [by_features, snapped])]
     if len(placed) >= LEAST_AGREEING:
@@ -269,7 +271,8 @@ def _placed_cells(scene: Scene, picture: Picture, agreeing: list[Hypothesis]) ->
 SAME_OUTLINE = 0.1
 
 
-def _read_by_border(scene: Scene, picture: Picture, bank: cells.Bank) -> list[_Reading]:
+def _read_by_border(scene: Scene, picture: Picture, bank: cells.Bank,
+                    pieces_at: np.ndarray) -> list[_Reading]:
     """The cells read on the rectangle's straight outer border under each plausible turn (found
     in a first segmentation, then again with the table sampled around it)."""
     on_ring = find_pieces_on_ring(scene.work, picture)
@@ -282,7 +285,7 @@ def _read_by_border(scene: Scene, picture: Picture, bank: cells.Bank) -> list[_R
     # often as the ring's sample can: where the two differ, both are read
     read = [(found, outline)] if second is None or _same_outline(outline, second) \
         else [(found, second), (on_ring, outline)]
-    return [_read_cells(scene.work, pieces, corners, bank, set())
+    return [_read_cells(scene.work, pieces, corners, bank, set(), pieces_at)
             for pieces, sides in read for corners in (np.roll(sides, -turn, axis=0)
                                                       for turn in range(4))
             if _plausible_turn(corners, bank)]
@@ -294,11 +297,10 @@ def _same_outline(first: np.ndarray, second: np.ndarray) -> bool:
     return bool(np.linalg.norm(first - second, axis=1).max() < SAME_OUTLINE * cell)
 
 
-def _placements(scene: Scene, picture: Picture) -> list[list[Hypothesis]]:
+def _placements(left: list[Hypothesis], picture: Picture) -> list[list[Hypothesis]]:
     """Groups of pieces the features place alike, best supported first (each group's anchor
     first). Right pieces agree on one placement; a turned or moved piece has one of its own,
     though a few of them may happen to agree: the groups are read and the best reading wins."""
-    left = hypotheses(scene, picture)
     groups = []
     while left and len(groups) < PLACEMENTS:
         support = [sum(other.inliers for other in left if same_placement(h, other, picture))
@@ -393,11 +395,49 @@ def _cell_axes(corners: np.ndarray, row: int, col: int) -> tuple[np.ndarray, np.
     return centre, right - left, bottom - top
 
 
+SKEW = np.radians(25)  # the most a corner of the rectangle seen tilted is off a right angle
+# (at most 16° on the unseen renderer's 30° tilts)
+REACH = 0.25  # (cells) how far outside the grid a piece's centre may be placed by its features
+
+
+def _piece_centres(placed: list[Hypothesis], picture: Picture) -> np.ndarray:
+    """Where the features place each piece they find, its centre (work pixels, n × 2)."""
+    size = np.array(picture.size, np.float64) / GRID
+    if not placed:
+        return np.zeros((0, 2))
+    return np.concatenate([cv2.perspectiveTransform(
+        ((np.array(h.cell[::-1]) + 0.5) * size)[None, None], h.transform)[0] for h in placed])
+
+
+def _laid_on_pieces(corners: np.ndarray, bank: cells.Bank, pieces_at: np.ndarray) -> bool:
+    """Can the picture lie on `corners` (work pixels)? The quadrilateral must be the
+    rectangle's shape seen by a camera (convex, its proportions, corners near right angles:
+    a homography fitted to a few pieces' features can shear it wildly) and hold every piece
+    the features place (`pieces_at`, centres): a ring of swapped pieces can lay a grid a cell
+    off the rectangle, where they read right while other pieces lie outside it."""
+    sides = np.roll(corners, -1, axis=0) - corners
+    following = np.roll(sides, -1, axis=0)
+    sines = (sides[:, 0] * following[:, 1] - sides[:, 1] * following[:, 0]) / np.maximum(
+        np.linalg.norm(sides, axis=1) * np.linalg.norm(following, axis=1), 1e-9)
+    if not (np.all(sines > np.cos(SKEW)) or np.all(sines < -np.cos(SKEW))) \
+            or not _plausible_turn(corners, bank):
+        return False
+    if not len(pieces_at):
+        return True
+    back = cv2.getPerspectiveTransform(np.float32(corners),
+                                       np.float32([[0, 0], [GRID, 0], [GRID, GRID], [0, GRID]]))
+    cell_at = cv2.perspectiveTransform(np.float64(pieces_at)[None], back)[0]
+    return bool(np.all((cell_at > -REACH) & (cell_at < GRID + REACH)))
+
+
 def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cells.Bank,
-                placed: set[int]) -> _Reading:
+                placed: set[int], pieces_at: np.ndarray) -> _Reading:
     """Read every cell with the picture laid on `corners` (work pixels). A cell is present
     where the piece mask covers its middle or features place its piece (`placed`), which is
-    then right unless its content contradicts it."""
+    then right unless its content contradicts it. On a grid the picture cannot lie on, every
+    cell is wrong (the reading loses to any other)."""
+    if not _laid_on_pieces(corners, bank, pieces_at):
+        return _Reading(corners, ["wrong"] * (GRID * GRID), np.inf, -1)
     refs = cells.turned(bank)
     # Beyond the photo's edge nothing is seen: sampling repeats the edge pixels there, so the
     # masks get a frame of zeros (the piece mask: not piece; `seen`: not seen).
@@ -430,7 +470,7 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
     sampled = [sampled_body(index) for index in range(GRID * GRID)]
     lit = _relit(sampled, bank, present)
     scores = [cells.scores(body, refs) for body in lit]
-    verdicts, mines = _judge(scores, present, visible, vouched, len(refs.cells))
+    verdicts, mines = _judge(scores, present, visible, vouched, _distinct(bank, refs))
     fitness = UNLIKE * (GRID * GRID - sum(present)) + sum(min(mine, UNLIKE) for mine in mines)
     # seams vouch for flat cells only on a rectangle whose content places some piece clearly:
     # on a grid laid wrong (turned, off the pieces) flat cells interlock with each other all
@@ -535,11 +575,27 @@ def _blurred(image: np.ndarray, sigma: float) -> np.ndarray:
                       for k in range(0, image.shape[-1], 4)])
 
 
+DISTINCT = 0.03  # picture cells (or turns) further apart than this can be told apart
+
+
+def _distinct(bank: cells.Bank, refs: cells.Bank) -> np.ndarray:
+    """(cells, cells × turns) whether each picture cell can be told from each cell under each
+    turn by content: a flat cell looks like its neighbours and its own turns."""
+    whole = np.ones((1, cells.SAMPLES, cells.SAMPLES), np.float32)
+    unlit = np.ones(3)
+    return np.stack([cells.distance(cells.scores(cells.Body(cell[None], whole), refs), unlit,
+                                    np.zeros(1, int)[:, None], np.arange(len(refs.cells))[None])[0]
+                     for cell in bank.cells]) > DISTINCT
+
+
 def _judge(scores: list[cells.Scores], present: list[bool], visible: list[float],
-           vouched: set[int], candidates: int) -> tuple[list[str], list[float]]:
+           vouched: set[int], distinct: np.ndarray) -> tuple[list[str], list[float]]:
     """Each cell's verdict ("missing", "right" (clearly), "wrong", or "unsure": content that
     cannot tell) and its distance to its own cell (0 when not compared); a cell in `vouched`
-    is right when it looks like its own cell at all."""
+    is right when it looks like its own cell at all. Only a cell or turn whose content can be
+    told from the cell's own (`distinct`) explains it better: flat cells that look alike are
+    matched a little better by one or the other by noise and light alone."""
+    candidates = distinct.shape[1]
     unlit = np.ones(3)  # the bodies come lit (_relit)
     verdicts, mines = [], []
     for index, score in enumerate(scores):
@@ -553,10 +609,11 @@ def _judge(scores: list[cells.Scores], present: list[bool], visible: list[float]
         mine = float(every[index])
         mines.append(mine)
         others = float(np.delete(every, index).min())
+        told_apart = float(every[distinct[index]].min(initial=np.inf))
         if mine <= LOOKS_LIKE and (index in vouched or (
                 mine + CLEARLY < others and mine < CLEAR_RATIO * others)):
             verdicts.append("right")
-        elif mine > NOISE or others + BETTER_ELSEWHERE < mine:
+        elif mine > NOISE or told_apart + BETTER_ELSEWHERE < mine:
             # unlike its own cell, or not clearly its own; or another cell or turn explains
             # even flat content better (a turned flat piece's shading runs the wrong way)
             verdicts.append("wrong")

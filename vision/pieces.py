@@ -138,6 +138,7 @@ def segment(lab: np.ndarray, sample: np.ndarray, factor: float,
     on_table = table[labels.ravel()]
     margin = max(10.0, 1.5 * float(np.percentile(_nearest(sample[on_table], centres[table]), 99)))
     mask = (distance > margin).astype(np.uint8)
+    mask[_light(lab, mask, centres[table], sample)] = 0
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -148,6 +149,65 @@ def segment(lab: np.ndarray, sample: np.ndarray, factor: float,
     mask = fill_holes(bare)
     return Pieces(mask, bare, factor, orientation(mask) if mask.any() else 0.0, centres[table],
                   margin)
+
+
+# Glare and shadow on the table. Lit surfaces reflect their own colour and the light's, white
+# after white balance (dichromatic reflection): the table under glare or shade shows colours
+# g·white + β·c for a table colour c. Pieces may show such colours too, so only a region that
+# fades into the table is light: a piece ends at its cut outline, a sharp edge.
+MOST_GLARE = 0.85  # the largest share of white a glare adds
+SHADE = (0.35, 1.15)  # a table colour's brightness under shadow and lamp, against the border's
+LIT_FLOOR = 0.04  # (BGR 0..1) colours this close to a lit table colour are explained by light
+SOFT_EDGE = 1.5  # (weighted Lab units per pixel) a region whose outline is mostly softer than
+# this fades into the table; pieces' outlines on the tuning photos are 1.9 and up, light 0.6-1.3
+
+
+def _bgr_of(lab: np.ndarray) -> np.ndarray:
+    """BGR colours (0..1) of colours in lab_of's units (any shape ending in 3)."""
+    unweighted = np.clip(np.round(lab / np.float32([LIGHTNESS_WEIGHT, 1, 1])), 0, 255)
+    flat = unweighted.astype(np.uint8).reshape(-1, 1, 3)
+    return (cv2.cvtColor(flat, cv2.COLOR_Lab2BGR).astype(np.float32) / 255).reshape(lab.shape)
+
+
+def _unlit(pixels: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """How far each BGR colour (n × 3, 0..1) is from the nearest table colour (m × 3) under any
+    glare and shade: the residual of the least-squares fit g·white + β·c, g and β held to
+    MOST_GLARE and SHADE (a slight ridge keeps a grey table, whose c is white's direction,
+    solvable)."""
+    p, c = pixels[:, None, :], table[None]
+    cc, wc, wp, cp = (c * c).sum(-1), c.sum(-1), p.sum(-1), (c * p).sum(-1)
+    ridge = 1e-3 * (3 + cc)
+    glare = ((cc + ridge) * wp - wc * cp) / ((3 + ridge) * (cc + ridge) - wc ** 2)
+    glare = np.clip(glare, 0, MOST_GLARE)[..., None]
+    rest = p - glare
+    body = np.clip((c * rest).sum(-1, keepdims=True) / np.maximum(cc, 1e-6)[..., None],
+                   (1 - glare) * SHADE[0], (1 - glare) * SHADE[1])
+    return np.linalg.norm(rest - body * c, axis=-1).min(1)
+
+
+def _light(lab: np.ndarray, mask: np.ndarray, centres: np.ndarray,
+           sample: np.ndarray) -> np.ndarray:
+    """The parts of `mask` (pixels far from the table colours) that are the table under glare
+    or shadow: connected regions of colours a lit table colour explains (as closely as the
+    border's own pixels are explained) whose outline against the table is mostly soft."""
+    if not mask.any():
+        return np.zeros(mask.shape, bool)
+    table = _bgr_of(centres)
+    tolerance = max(LIT_FLOOR, 2 * float(np.percentile(_unlit(_bgr_of(sample), table), 90)))
+    rows, columns = np.nonzero(mask)
+    lit = np.zeros(mask.shape, np.uint8)
+    lit[rows, columns] = _unlit(_bgr_of(lab[rows, columns]), table) < tolerance
+    count, labels = cv2.connectedComponents(lit, connectivity=8)
+    if count < 2:
+        return np.zeros(mask.shape, bool)
+    edge = np.sqrt((cv2.Sobel(lab, cv2.CV_32F, 1, 0) ** 2
+                    + cv2.Sobel(lab, cv2.CV_32F, 0, 1) ** 2).sum(-1)) / 8
+    outline = (mask > cv2.erode(mask, np.ones((3, 3), np.uint8))) & (labels > 0)
+    around = np.bincount(labels[outline], minlength=count)
+    soft = np.bincount(labels[outline], edge[outline] < SOFT_EDGE, minlength=count)
+    light = 2 * soft > around  # the outline's median edge is soft
+    light[0] = False
+    return light[labels]
 
 
 def upright(mask: np.ndarray, angle: float) -> tuple[np.ndarray, np.ndarray]:

@@ -136,8 +136,9 @@ def pytest_runtest_makereport(item, call):
 def open_app(browser, request):
     """open_app(url, width, height) -> a Playwright page with the app loaded and semantics on.
 
-    When the test fails, every page it opened is saved as test-artifacts/failed-<test>-<n>.png:
-    a flaky tap leaves the screen it produced behind.
+    When the test fails, every page it opened is saved as test-artifacts/failed-<test>-<n>.png,
+    and the texts each page showed are added to the failure's report: a flaky tap leaves the
+    screen it produced behind, in the CI log too.
     """
     contexts = []
 
@@ -153,6 +154,7 @@ def open_app(browser, request):
         for number, page in enumerate(pages, start=1):
             with contextlib.suppress(Exception):  # a dead page must not hide the failure
                 screenshot(page, f"failed-{request.node.name}-{number}")
+                call.sections.append((f"page {number} at failure", "\n".join(screen_texts(page))))
     for context in contexts:
         context.close()
 
@@ -163,6 +165,13 @@ def load(page, url: str) -> None:
     page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=60_000)
     page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
     page.wait_for_selector("flt-semantics", state="attached", timeout=30_000)
+
+
+def screen_texts(page) -> list[str]:
+    """The texts the screen shows, in reading order (leaves of the accessibility tree)."""
+    return page.evaluate("""Array.from(document.querySelectorAll('flt-semantics'))
+        .filter(e => !e.querySelector('flt-semantics') && e.textContent.trim())
+        .map(e => e.textContent.trim())""")
 
 
 def screenshot(page, name: str) -> Path:

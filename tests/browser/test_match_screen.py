@@ -74,8 +74,7 @@ def test_the_best_times_stay_when_the_solitaire_session_ends(app_server, open_ap
     seat_players(app_server, ("Ann",))
     page = open_app(app_server.url, 390, 844)
     start_session(page)
-    type_into(page, TIME_FIELD, "2:10")
-    see(page, "Time to record: 2:10")
+    type_into(page, TIME_FIELD, "2:10", "Time to record: 2:10")
     page.get_by_role("button", name="Finished", exact=True).click()
     see(page, "1. 1 picture in 2:10, finished", exact=True)
 

@@ -38,10 +38,9 @@ from companion.ui.games.patience import (
 )
 from companion.ui.services import Services
 from storage import memory_library, open_library
-from tests.browser.conftest import screenshot, show_entry, type_into
+from tests.browser.conftest import screen_texts, screenshot, show_entry, type_into
 from tests.browser.test_tabit import (
     assert_inside_viewport,
-    screen_texts,
     standings_on_screen,
     start_game,
     tap,

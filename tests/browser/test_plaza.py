@@ -13,9 +13,15 @@ from companion.core.match import replay
 from companion.games.plaza import PLAZA, Card, Charge, Colour, HandPlayed
 from companion.games.registry import game_for
 from storage import open_library
-from tests.browser.conftest import controls_outside, screenshot, show_entry, tap, type_into
-
-WAIT = 10_000  # ms
+from tests.browser.conftest import (
+    TIMEOUT,
+    controls_outside,
+    screen_texts,
+    screenshot,
+    show_entry,
+    tap,
+    type_into,
+)
 
 
 def seat_players(app_server, names: tuple[str, ...]) -> dict[str, str]:
@@ -28,7 +34,7 @@ def seat_players(app_server, names: tuple[str, ...]) -> dict[str, str]:
 
 
 def see(page, text: str) -> None:
-    page.get_by_text(text, exact=True).first.wait_for(timeout=WAIT)
+    page.get_by_text(text, exact=True).first.wait_for(timeout=TIMEOUT)
 
 
 def button(page, name: str):
@@ -41,16 +47,18 @@ def start_game(page, names: tuple[str, ...]) -> None:
         tap(page.get_by_role("checkbox", name=name))
         see(page, f"Seat {seat}: {name}")  # seated before the next tap
     tap(page.get_by_role("button", name="Start the game"))
-    page.get_by_role("button", name="Undo last entry").wait_for(timeout=WAIT)
+    page.get_by_role("button", name="Undo last entry").wait_for(timeout=TIMEOUT)
 
 
-def type_total(page, name: str, total: str) -> None:
-    type_into(page, f"{name}'s points against", total)
+def type_total(page, name: str, total: str, shown: str) -> None:
+    """Type `total` into the player's field until the screen shows `shown` because of it: a
+    field just redrawn (its error appeared) may drop the keys typed into it."""
+    type_into(page, f"{name}'s points against", total, shown)
+    see(page, shown)
 
 
 def enter_total(page, name: str, total: int) -> None:
-    type_total(page, name, str(total))
-    see(page, f"{name}: {total} against")
+    type_total(page, name, str(total), f"{name}: {total} against")
 
 
 def pick_colour(page, colour: Colour) -> None:
@@ -81,9 +89,7 @@ def hand_of_totals(page, hand: int, winner: str, totals: dict[str, int]) -> None
 
 def shown_standings(page) -> list[tuple[str, str, str]]:
     """The standings as drawn: (rank, name, points against), read from the page's semantics."""
-    texts = page.evaluate("""() => Array.from(document.querySelectorAll('flt-semantics, span'))
-        .filter(e => e.children.length === 0 && e.textContent.trim())
-        .map(e => e.textContent.trim())""")
+    texts = screen_texts(page)
     start = texts.index("Plaza") + 1  # the standings follow the heading
     rows = []
     while texts[start].endswith(".") and texts[start][:-1].isdigit():
@@ -117,10 +123,8 @@ def test_a_whole_plaza_game_with_an_undo_and_a_correction(app_server, open_app):
 
     # Hand 2: impossible totals are refused on the field, with the reason.
     tap(button(page, "Bob ran out"))
-    type_total(page, "Ann", "12.5")
-    see(page, "“12.5” is not a whole number of points, like 17.")
-    type_total(page, "Ann", "200")
-    see(page, "At most 125: 11 cards hold at most 125 points (P3).")
+    type_total(page, "Ann", "12.5", "“12.5” is not a whole number of points, like 17.")
+    type_total(page, "Ann", "200", "At most 125: 11 cards hold at most 125 points (P3).")
     enter_total(page, "Ann", 20)
     record(page, 2)
     see(page, "Enter the points left in the hand, or tap the cards.")  # Cy's empty field
@@ -139,7 +143,7 @@ def test_a_whole_plaza_game_with_an_undo_and_a_correction(app_server, open_app):
     hand_of_totals(page, 5, "Bob", {"Ann": 10, "Cy": 4})
     see(page, "Hand 6 of 6, dealer: Cy; Ann plays first")
     hand_of_totals(page, 6, "Cy", {"Ann": 1, "Bob": 11})
-    page.get_by_text("Game over.", exact=False).wait_for(timeout=WAIT)
+    page.get_by_text("Game over.", exact=False).wait_for(timeout=TIMEOUT)
 
     # Correct hand 1 (G2): Bob really held just the 2 Red; the totals follow at once.
     show_entry(page, 1)  # six hands on: the first is no longer among the latest shown

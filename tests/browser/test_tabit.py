@@ -11,7 +11,7 @@ from companion.core.types import PlayerId
 from companion.games.registry import game_for
 from companion.games.tabit import TABIT, Board, BoardEntered, Line, LineChosen, Picture
 from storage import open_library
-from tests.browser.conftest import add_player, screenshot
+from tests.browser.conftest import add_player, screen_texts, screenshot
 
 MOON_WORD_4 = Line(Picture.MOON, 4, True)  # 500
 STAR_WORD_4 = Line(Picture.STAR, 4, True)  # 400
@@ -35,13 +35,6 @@ def start_game(page, title: str, players: tuple[str, ...]) -> None:
 
 def tap(page, label: str) -> None:
     page.get_by_role("button", name=label, exact=True).click()
-
-
-def screen_texts(page) -> list[str]:
-    """The texts the screen shows, in reading order (leaves of the accessibility tree)."""
-    return page.evaluate("""Array.from(document.querySelectorAll('flt-semantics'))
-        .filter(e => !e.querySelector('flt-semantics') && e.textContent.trim())
-        .map(e => e.textContent.trim())""")
 
 
 def standings_on_screen(page) -> list[tuple[int, str, int]]:

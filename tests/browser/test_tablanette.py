@@ -21,7 +21,7 @@ from companion.games.tablanette import (
 )
 from companion.ui.games.tablanette import COUNT_LABELS, preview
 from storage import open_library
-from tests.browser.conftest import controls_outside, screenshot
+from tests.browser.conftest import controls_outside, screen_texts, screenshot
 
 PHONE = (390, 844)
 WAIT = 20_000  # ms: the machine is shared; a real failure still fails
@@ -210,9 +210,7 @@ def test_a_whole_game_with_an_undo_and_a_correction(app_server, open_app):
 
 def shown_standings(page) -> list[tuple[str, str, str]]:
     """The standings as drawn under the game's heading: (rank, name, points) per row."""
-    texts = page.evaluate("""() => Array.from(document.querySelectorAll('flt-semantics, span'))
-        .filter(e => e.children.length === 0 && e.textContent.trim())
-        .map(e => e.textContent.trim())""")
+    texts = screen_texts(page)
     start = texts.index("Tablanette") + 1
     rows = []
     while re.fullmatch(r"[0-9]+\.", texts[start]):

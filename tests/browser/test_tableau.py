@@ -15,7 +15,7 @@ from companion.core.match import replay
 from companion.games.registry import game_for
 from companion.games.tableau import TABLEAU, Call, RoundWon, TableStops, WrongPieces
 from storage import open_library
-from tests.browser.conftest import controls_outside, screenshot, tap, type_into
+from tests.browser.conftest import controls_outside, screen_texts, screenshot, tap, type_into
 
 PLAYERS = ("Ann", "Bob", "Cy")  # seated in this order; Ann deals first
 REFUSED_COUNT = re.compile(r"enter 0 to 16\.$")  # a count field's refusal (T6: 0 to 16)
@@ -45,7 +45,7 @@ def see(page, text: str | re.Pattern, exact: bool = False, timeout: int = 10_000
         page.get_by_text(text, exact=exact).wait_for(state="attached", timeout=timeout)
     except PlaywrightTimeout:
         screenshot(page, "tableau-failure")
-        raise AssertionError(f"{text!r} is not shown; shown: {leaf_texts(page)}") from None
+        raise AssertionError(f"{text!r} is not shown; shown: {screen_texts(page)}") from None
 
 
 def wait_for_entry(page, line: str) -> None:
@@ -93,15 +93,9 @@ def settle(page, winner: str, counts: list[tuple[str, int]], preview: list[str],
     wait_for_entry(page, line)
 
 
-def leaf_texts(page) -> list[str]:
-    return page.evaluate("""() => Array.from(document.querySelectorAll('flt-semantics'))
-        .filter(node => !node.querySelector('flt-semantics'))
-        .map(node => node.textContent.trim())""")
-
-
 def shown_standings(page) -> list[tuple[int, str, int]]:
     """The standings rows on screen: rank, name, tokens."""
-    texts = leaf_texts(page)
+    texts = screen_texts(page)
     return [(int(texts[i][:-1]), texts[i + 1], int(texts[i + 2]))
             for i in range(len(texts) - 2) if re.fullmatch(r"\d+\.", texts[i])]
 

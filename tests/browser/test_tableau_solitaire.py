@@ -14,8 +14,8 @@ from companion.games.registry import game_for
 from companion.games.tableau_solitaire import TABLEAU_SOLITAIRE, Attempt, SessionEnds
 from companion.ui.games.tableau_solitaire import best_times, format_duration, parse_duration
 from storage import open_library
-from tests.browser.conftest import controls_outside, screenshot
-from tests.browser.test_tableau import leaf_texts, seat_players, see, type_into
+from tests.browser.conftest import controls_outside, screen_texts, screenshot
+from tests.browser.test_tableau import seat_players, see, type_into
 
 TIME_FIELD = "Or type the time (minutes:seconds)"
 
@@ -65,7 +65,7 @@ def test_a_session_with_the_clock_an_undo_and_a_correction(app_server, open_app)
     page.get_by_role("button", name="Finished", exact=True).click()
     see(page, "2. 1 picture in 1:55, finished", exact=True)
     see(page, "1 picture: 1:55 (attempt 2)")
-    shown_best = [text for text in leaf_texts(page) if re.match(r"\d pictures?: ", text)]
+    shown_best = [text for text in screen_texts(page) if re.match(r"\d pictures?: ", text)]
 
     page.get_by_role("button", name="End the session").click()
     see(page, "Game over. Winner: Ann")

@@ -36,6 +36,7 @@ from vision.cards import (
     _Numeral,
     _orient_six_or_nine,
     _PaperShare,
+    _read_by_index,
     _read_place,
     _Reading,
     _recolour_by_deck,
@@ -44,6 +45,7 @@ from vision.cards import (
     _settle_by_place,
     _settle_duplicates,
     _settle_on_grid,
+    _thinnest,
     _without_indices,
     annotate,
     classify_ink,
@@ -859,3 +861,89 @@ def test_a_dark_ink_only_its_own_deck_ink_explains_stays_sure():
     black = inked((0.22, 0.18, 0.22), 9)
     assert black.colour is BK and black.colour_confidence >= DECK_INK
     assert _recolour_by_deck(a_deck_without_green() + [black])[-1] is black
+
+
+# ---------------------------------------------------------------------------------------------
+# The pale gaps of a dotted table are not read (issue 6, round 7)
+
+
+def test_only_paper_that_rings_a_digit_sized_piece_of_ink_rings_ink():
+    paper = np.zeros((200, 400), np.uint8)
+    paper[20:60, 20:380] = 1  # a gap between rows of dots: ringing nothing
+    paper[80:180, 20:90] = 1  # a piece of a card ringing a stroke 3 half-pixels long
+    paper[120:123, 50:52] = 0
+    paper[80:180, 200:270] = 1  # one ringing specks only (noise)
+    paper[130, 230] = paper[150:152, 240:242] = 0
+    rings = {round(r.rect[0][0] / 2): r.rings_ink for r in _regions(paper)}
+    assert rings == {200: False, 54: True, 234: False}
+
+
+def test_thin_paper_is_judged_by_the_pack_numeral_height():
+    # Numerals 50 photo pixels tall on a photo read at half size: 25 working pixels; the pack
+    # may print them half as tall, and a numeral cut into a piece's edge took up to 0.9 of it.
+    found = [_judged(np.zeros((4, 2)), sure_numeral(n, 0, 0).probabilities, R, 1.0, None, 50.0)
+             for n in (3, 4, 5)]
+    assert _thinnest(found, 0.5) == pytest.approx(0.5 * 25 / 0.9)
+    assert _thinnest(found[:1], 0.5) == 0  # one card cannot size the pack
+
+
+def test_an_unsure_place_beside_a_row_counts_only_where_the_grid_settles_it():
+    # Red 3, 4, 5 read for sure; beside the 5, a place read unsure against its own white (a
+    # shadow): a 6 the classifier doubts (against an 8) is the 6 its column says (P5); one it
+    # cannot tell from a 1 or a 12 is no card (the place may be table), unlike such a reading
+    # found in a region of paper, which stays unsure.
+    row = [placed(sure_numeral(n, 0, 0), n - 3, 0) for n in (3, 4, 5)]
+    doubted = np.zeros(REJECT + 1, np.float32)
+    doubted[[10, 14, REJECT]] = 0.5, 0.3, 0.2  # 6 or 8
+    unclear = np.zeros(REJECT + 1, np.float32)
+    unclear[[0, 22, REJECT]] = 0.4, 0.4, 0.2  # 1 or 12
+    six, blur = (_judged(placed(sure_numeral(6, 0, 0), 3, 0).frame, p, R, 1.0)
+                 for p in (doubted, unclear))
+    hopeful = frozenset({id(six.frame), id(blur.frame)})
+    assert [number_read(r) for r in _settle_on_grid(row + [six, blur], hopeful)] \
+        == [3, 4, 5, 6]
+    assert [number_read(r) for r in _settle_on_grid(row + [six, blur])] == [3, 4, 5, 6, None]
+
+
+def index_reading(photo, card: Card, read_as: Card) -> _Reading:
+    """A sure reading, `read_as`, of the corner index at the card's own top-left (12% and 8%
+    of the card in), small: 10 pixels tall."""
+    corners = corners_of(photo, card)
+    along, down = corners[1] - corners[0], corners[3] - corners[0]
+    centre = corners[0] + 0.12 * along + 0.08 * down
+    box = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)]) * 0.06
+    frame = centre + box @ np.array([along, down])
+    probabilities = np.zeros(REJECT + 1, np.float32)
+    probabilities[2 * read_as.number - 2] = 1.0
+    return _judged(frame, probabilities, read_as.colour, 1.0, None, 10.0)
+
+
+def test_a_card_is_found_beside_its_index_when_its_numeral_did_not_read():
+    # The Red 7 at the end of its run: only its index read (a large face's numeral may not). Its
+    # card lies below and right of the index, where it reads as the 7 the index says; an index
+    # read as another card finds nothing there.
+    photo = _primer_photo()
+    kept = [_judged(corners_of(photo, card).astype(float), sure_numeral(card.number, 0, 0)
+                    .probabilities, card.colour, 1.0, None, 40.0)
+            for card in PRIMER_PLAZA if card != Card(R, 7)]
+    found = _read_by_index([index_reading(photo, Card(R, 7), Card(R, 7))], kept, photo.image, 1.0)
+    assert [reading.item.card for reading in found] == [Card(R, 7)]
+    true_centre = corners_of(photo, Card(R, 7)).mean(axis=0)
+    assert np.linalg.norm(found[0].frame.mean(axis=0) - true_centre) < 10
+    assert _read_by_index([index_reading(photo, Card(R, 7), Card(R, 8))], kept, photo.image,
+                          1.0) == []
+
+
+def test_a_lone_card_whose_paper_a_faint_print_cuts_into_pieces_is_read():
+    # A faint pattern printed over the whole card (lines a little greyer than the paper): no
+    # ink, still paper, but its edges cut the paper into strips too narrow for the numeral. The
+    # card's paper, not cut along edges, has a lone card's outline, and is read as one.
+    photo = render_photo(21, hand=True, size=SIZE, cards=(Card(G, 8), Card(R, 4)))
+    image = photo.image.copy()
+    corners = corners_of(photo, Card(G, 8))
+    inside = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillPoly(inside, [np.round(corners).astype(np.int32)], 1)
+    lines = np.zeros_like(inside)
+    lines[::6] = lines[1::6] = 1
+    image[(inside & lines) > 0] = (image[(inside & lines) > 0] * 0.93).astype(np.uint8)
+    assert {seen.card for seen in read_hand(image).cards} == {Card(G, 8), Card(R, 4)}

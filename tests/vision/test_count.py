@@ -227,3 +227,65 @@ def test_glare_and_a_missing_corner_piece_do_not_move_the_rectangles_sides():
     outline = read_rectangle(Pieces(mask, mask, 1.0, orientation(mask)))
     assert _same_corners(outline, TILTED, 6.0)
 
+
+
+# ---------------------------------------------------------------- a grid the picture can lie on
+
+BANK_4_3 = cells.Bank(np.zeros((16, cells.SAMPLES, cells.SAMPLES, 3), np.float32), (100.0, 75.0))
+
+
+def _seen(homography: np.ndarray, points) -> np.ndarray:
+    return cv2.perspectiveTransform(np.float64(points).reshape(1, -1, 2), homography)[0]
+
+
+def _camera(angle: float, tilt: tuple[float, float]) -> np.ndarray:
+    """Picture pixels (400 × 300) to photo pixels: turned by `angle` degrees, seen tilted."""
+    turn = np.vstack([cv2.getRotationMatrix2D((200, 150), angle, 1.2), [0, 0, 1]])
+    turn[:2, 2] += (300, 250)
+    return np.array([[1, 0, 0], [0, 1, 0], [tilt[0], tilt[1], 1.0]]) @ turn
+
+
+PICTURE_CORNERS = [(0, 0), (400, 0), (400, 300), (0, 300)]
+PIECE_CENTRES = [((col + 0.5) * 100, (row + 0.5) * 75) for row in range(4) for col in range(4)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(angle=st.floats(-180, 180), tilt=st.tuples(st.floats(-2e-4, 2e-4), st.floats(-2e-4, 2e-4)),
+       pieces=st.lists(st.integers(0, 15), max_size=16))
+def test_a_grid_on_the_rectangle_seen_tilted_holds_every_piece_the_features_place(angle, tilt,
+                                                                                   pieces):
+    # tilts up to 2e-4 bend its corners up to 17° off a right angle, as a camera tilted 30° does
+    camera = _camera(angle, tilt)
+    corners = _seen(camera, PICTURE_CORNERS)
+    centres = _seen(camera, [PIECE_CENTRES[k] for k in pieces]) if pieces else np.zeros((0, 2))
+    assert count._laid_on_pieces(corners, BANK_4_3, centres)
+
+
+def test_a_grid_sheared_by_a_few_pieces_features_is_no_rectangle_the_picture_lies_on():
+    # a homography fitted to a few pieces' features, extrapolated, can shear the grid wildly
+    corners = np.float64([[230, 295], [585, 300], [665, 715], [225, 585]])
+    assert not count._laid_on_pieces(corners, BANK_4_3, np.zeros((0, 2)))
+
+
+def test_t6_a_grid_a_column_off_the_rectangle_leaves_pieces_outside_and_is_not_read():
+    # a ring of swapped pieces can agree on a grid a cell off the rectangle, where they read
+    # right (undercharging the player) while the pieces of a column lie outside it
+    camera = _camera(10, (1e-4, -2e-4))
+    shifted = _seen(camera, [(x - 100, y) for x, y in PICTURE_CORNERS])
+    centres = _seen(camera, PIECE_CENTRES)
+    assert count._laid_on_pieces(_seen(camera, PICTURE_CORNERS), BANK_4_3, centres)
+    assert not count._laid_on_pieces(shifted, BANK_4_3, centres)
+    assert count._laid_on_pieces(shifted, BANK_4_3, centres[[k for k in range(16)
+                                                                if k % 4 != 3]])
+
+
+def test_flat_cells_of_one_colour_and_their_turns_cannot_be_told_apart():
+    picture = np.zeros((300, 400, 3), np.uint8)
+    picture[:, :200], picture[:, 200:] = (40, 160, 90), (200, 60, 60)
+    bank = cells.bank(picture)
+    distinct = count._distinct(bank, cells.turned(bank))
+    left = [k for k in range(16) if k % 4 < 2]
+    for cell in range(16):
+        alike = [k for k in range(64) if (k % 16 in left) == (cell in left)]
+        assert not distinct[cell, alike].any()
+        assert distinct[cell, [k for k in range(64) if k not in alike]].all()

@@ -51,6 +51,62 @@ def test_a_piece_reaching_the_border_is_not_taken_for_table():
     assert found.mask[int(340 / found.factor), int(770 / found.factor)] == 1
 
 
+def lit(image: np.ndarray, centre: tuple[float, float], spread: float,
+        glare: float = 0.0, shade: float = 0.0) -> np.ndarray:
+    """The photo under a soft round glare (white light added, up to `glare` of the way to
+    white) or shadow (dimmed by up to `shade`) of `spread` pixels (Gaussian sigma)."""
+    y, x = np.mgrid[0:image.shape[0], 0:image.shape[1]].astype(np.float32)
+    blob = np.exp(-((x - centre[0]) ** 2 + (y - centre[1]) ** 2) / (2 * spread ** 2))[..., None]
+    light = image.astype(np.float32) / 255 * (1 - shade * blob)
+    return np.clip(255 * (1 - (1 - light) * (1 - glare * blob)), 0, 255).astype(np.uint8)
+
+
+PIECE = (300, 200, 120, 100)  # x, y, w, h
+
+
+def piece_share(found) -> float:
+    """The found area against PIECE's (photo pixels)."""
+    return found.area * found.factor ** 2 / (PIECE[2] * PIECE[3])
+
+
+@pytest.mark.parametrize("light", [dict(glare=0.6), dict(shade=0.5)], ids=["glare", "shadow"])
+def test_glare_or_a_shadow_on_the_table_is_no_piece(light):
+    # before: a glare or shadow patch was far from the table's colours and read as a piece
+    found = find_pieces(lit(table_with([PIECE]), (600, 420), 60, **light))
+    assert found.mask[int(420 / found.factor), int(600 / found.factor)] == 0
+    assert piece_share(found) == pytest.approx(1, abs=0.06)
+
+
+@pytest.mark.parametrize("light", [dict(glare=0.6), dict(shade=0.5)], ids=["glare", "shadow"])
+def test_a_bare_table_under_glare_or_a_shadow_has_no_pieces(light):
+    assert find_pieces(lit(table_with([]), (400, 300), 70, **light)).area == 0
+    assert find_pieces(table_with([])).area == 0  # nothing to judge at all: no light either
+
+
+@pytest.mark.parametrize("light", [dict(glare=0.6), dict(shade=0.5)], ids=["glare", "shadow"])
+def test_glare_or_a_shadow_across_a_piece_and_the_table_leaves_the_piece_whole(light):
+    found = find_pieces(lit(table_with([PIECE]), (430, 300), 50, **light))
+    assert found.mask[int(360 / found.factor), int(520 / found.factor)] == 0  # on the table
+    assert piece_share(found) == pytest.approx(1, abs=0.08)
+
+
+@pytest.mark.parametrize("colour", [(235, 235, 235), (30, 30, 30), (110, 210, 80)],
+                         ids=["white", "black", "paler table colour"])
+def test_a_piece_of_a_lit_table_colour_is_still_a_piece_by_its_sharp_outline(colour):
+    # white light or shade on the green table could make these colours: their cut edge is sharp
+    found = find_pieces(table_with([PIECE], colour=colour))
+    assert piece_share(found) == pytest.approx(1, abs=0.06)
+
+
+@given(st.floats(0.25, 0.75), st.floats(0, 0.5), st.floats(40, 90),
+       st.floats(50, 750), st.floats(50, 550))
+@settings(max_examples=15, deadline=None)
+def test_soft_light_anywhere_never_adds_to_or_takes_much_from_a_piece(glare, shade, spread,
+                                                                       x, y):
+    found = find_pieces(lit(table_with([PIECE]), (x, y), spread, glare=glare, shade=shade))
+    assert piece_share(found) == pytest.approx(1, abs=0.1)
+
+
 @given(st.floats(0, 89.9))
 @settings(max_examples=20, deadline=None)
 def test_the_angle_of_a_turned_rectangle_is_found_modulo_a_quarter_turn(degrees):
