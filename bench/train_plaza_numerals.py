@@ -18,7 +18,11 @@ sideways or beside a numeral for one. The model was not replaced. Adding the PyP
 (more digit shapes, same distortions) did help on photos (unseen renderer, tuning seeds
 1000-1039: the 1 read right 0.74 -> 0.91, per card 0.894 -> 0.902, no wrong reading added); a
 stroke-evened glyph (outline moved by the distance transform to one stroke width) did not: as
-many cards right, two more read wrong.
+many cards right, two more read wrong. Numerals turned 20-35 degrees added to the reject class
+(a 7 read in a frame turned 28 degrees was a sure 1) were mixed on the unseen tuning seeds:
+1000-1039 per card 0.9656 -> 0.9628 (missed 19 -> 25), 3000-3039 0.9431 -> 0.9492 (wrong 3 -> 1,
+missed 23 -> 26); not adopted. The reader doubts readings whose frame lies aslant of the Plaza's
+rows instead (vision.cards._doubt_aslant).
 """
 
 from __future__ import annotations

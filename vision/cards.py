@@ -350,52 +350,54 @@ def _recolour_by_deck(found: list[_Reading]) -> list[_Reading]:
             for colour in {r.colour for r in clear}}
     own = np.linalg.norm(_lab(inks) - _lab(np.array([deck[r.colour] for r in clear])), axis=1)
     stray = max(DECK_STRAY, float(np.percentile(own, 90)))  # how far one ink strays here
-    unclear = [r for r in found if r.ink is not None and r.colour_confidence < DECK_INK]
-    unclear_labs = _lab(np.array([r.ink for r in unclear])) if unclear else np.zeros((0, 3))
-    recoloured = []
-    for reading in found:
-        if reading.ink is not None:
-            reading = _by_deck(reading, _lab(reading.ink)[0], deck, stray, unclear_labs)
-        recoloured.append(reading)
-    return recoloured
-
-
-def _by_deck(reading: _Reading, lab: np.ndarray, deck: Mapping[Colour, np.ndarray],
-             stray: float, unclear_labs: np.ndarray) -> _Reading:
-    """One reading's colour judged against the deck's inks, RGB (see _recolour_by_deck)."""
+    measured = dict(zip(deck, _lab(np.array(list(deck.values()))), strict=True))
+    inked = [r for r in found if r.ink is not None]
+    labs = _lab(np.array([r.ink for r in inked]))
     # Glare or a blur thins an ink towards the paper white (a black turns grey): each deck ink is
-    # also weighed as thinned to match this one best.
-    thinned = {colour: _lab(_thinned(ink, reading.ink))[0] for colour, ink in deck.items()}
+    # also weighed as thinned to match each reading's best (all in one conversion, for speed).
+    thinned = _lab(_thinned(np.array(list(deck.values())), np.array([r.ink for r in inked])))
+    thinned = thinned.reshape(len(inked), len(deck), 3)
+    unclear_labs = labs[[r.colour_confidence < DECK_INK for r in inked]]
+    judged = {id(reading): _by_deck(reading, lab, measured, dict(zip(deck, near, strict=True)),
+                                    stray, unclear_labs)
+              for reading, lab, near in zip(inked, labs, thinned, strict=True)}
+    return [judged.get(id(reading), reading) for reading in found]
+
+
+def _by_deck(reading: _Reading, lab: np.ndarray, measured: Mapping[Colour, np.ndarray],
+             thinned: Mapping[Colour, np.ndarray], stray: float, unclear_labs: np.ndarray
+             ) -> _Reading:
+    """One reading's colour (its ink `lab`) judged against the deck's inks, in Lab as measured
+    and as thinned to match it (see _recolour_by_deck)."""
     if reading.colour_confidence >= DECK_INK:
         # A pale ink that another deck ink, thinned, explains about as well is no sure colour.
-        colour, confidence = classify_ink(reading.ink, thinned)
-        if len(deck) < 2 or colour == reading.colour and confidence >= SURE:
+        colour, confidence = _nearest_ink(lab, thinned)
+        if len(measured) < 2 or colour == reading.colour and confidence >= SURE:
             return reading
         doubt = min(confidence if colour == reading.colour else 0.0, SURE * 0.9)
         return _rejudged(reading, reading.probabilities, min(reading.colour_confidence, doubt))
     # The deck's inks confirm a colour as measured, and thinned where one then matches this ink
     # as closely as an ink strays (a black thinned is no teal green's match).
-    measured = {colour: _lab(ink)[0] for colour, ink in deck.items()}
     apart = {colour: float(np.linalg.norm(ink - lab)) for colour, ink in thinned.items()}
     shared = int(np.sum(np.linalg.norm(unclear_labs - lab, axis=1) <= stray)) >= 2
-    unmeasured = [colour for colour in COLOURS if colour not in deck]
+    unmeasured = [colour for colour in COLOURS if colour not in measured]
     if shared and unmeasured and min(apart.values()) > DECK_FAR * stray:
-        colour, confidence = classify_ink(reading.ink, among=unmeasured)
+        colour, confidence = _nearest_ink(lab, among=unmeasured)
         return _rejudged(replace(reading, colour=colour), reading.probabilities, confidence)
     decks = [measured] + [thinned] * (apart.get(reading.colour, math.inf) <= DECK_FAR * stray)
-    best = max((confidence for colour, confidence in (classify_ink(reading.ink, d) for d in decks)
+    best = max((confidence for colour, confidence in (_nearest_ink(lab, d) for d in decks)
                 if colour == reading.colour), default=0.0)
     if best > reading.colour_confidence:
         return _rejudged(reading, reading.probabilities, best)
     return reading
 
 
-def _thinned(ink: np.ndarray, like: np.ndarray) -> np.ndarray:
-    """An ink (RGB relative to the paper white) mixed with the white to be most like another:
-    1 - t (1 - ink), t from a half to one."""
-    depth, other = 1 - np.asarray(ink, np.float64), 1 - np.asarray(like, np.float64)
-    t = np.clip(float(depth @ other) / max(float(depth @ depth), 1e-6), 0.5, 1.0)
-    return np.clip(1 - t * depth, 0, 1)
+def _thinned(inks: np.ndarray, likes: np.ndarray) -> np.ndarray:
+    """Inks (k rows of RGB relative to the paper white) each mixed with the white to be most
+    like each of n others: 1 - t (1 - ink), t from a half to one; n × k rows."""
+    depth, other = 1 - np.asarray(inks, np.float64), 1 - np.asarray(likes, np.float64)
+    t = np.clip(other @ depth.T / np.maximum(np.sum(depth * depth, axis=1), 1e-6), 0.5, 1.0)
+    return np.clip(1 - t[:, :, None] * depth, 0, 1).reshape(-1, 3)
 
 
 def _read_off_white(normalised: np.ndarray, loose: np.ndarray, edges_free: np.ndarray,
@@ -1544,9 +1546,7 @@ def _settle_duplicates(found: list[_Reading]
         places.append(corners)
         return True
 
-    whole = [reading for reading in found
-             if not any(_piece_of(reading, other) for other in found)]
-    items = [reading.item for reading in sorted(whole, key=lambda r: -r.confidence)]
+    items = [reading.item for reading in sorted(_without_pieces(found), key=lambda r: -r.confidence)]
     for item in items:
         if isinstance(item, SeenCard) and item.card not in cards and free(item):
             cards[item.card] = item
@@ -1574,19 +1574,26 @@ def _doubt_aslant(found: list[_Reading]) -> list[_Reading]:
     return doubted
 
 
-def _piece_of(piece: _Reading, whole: _Reading) -> bool:
-    """Whether a reading's numeral is one digit of another's two-digit numeral at the same place
-    (the 1 of an 11, the 2 of a 12), read alone in another frame. The wider reading explains more
-    of the ink there, so it stands for the place, sure or not: were both sure, which one won
-    would be a matter of rounding (a lone 1 tied its card's 11 at confidence 1.0)."""
-    digit = int(np.argmax(_number_odds(piece.probabilities))) + 1
-    number = int(np.argmax(_number_odds(whole.probabilities))) + 1
-    if number < 10 or str(digit) not in str(number) or not piece.glyph_width \
-            or whole.glyph_width < 1.3 * piece.glyph_width:
-        return False
-    apart = float(np.linalg.norm(piece.frame.mean(axis=0) - whole.frame.mean(axis=0)))
-    # The wider may be taller: two digits read in a frame turned off their line.
-    return 0.55 <= piece.glyph / whole.glyph <= 1.33 and apart <= whole.glyph_width / 2
+def _without_pieces(found: list[_Reading]) -> list[_Reading]:
+    """The readings but those whose numeral is one digit of another's two-digit numeral at the
+    same place (the 1 of an 11, the 2 of a 12), read alone in another frame. The wider reading
+    explains more of the ink there, so it stands for the place, sure or not: were both sure,
+    which one won would be a matter of rounding (a lone 1 tied its card's 11 at confidence 1.0).
+    The wider may be taller: two digits read in a frame turned off their line."""
+    if len(found) < 2:
+        return found
+    centres = np.array([reading.frame.mean(axis=0) for reading in found])
+    widths = np.array([reading.glyph_width for reading in found])
+    heights = np.array([reading.glyph for reading in found])
+    apart = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    tall = heights[:, None] / np.maximum(heights[None], 1e-6)
+    # [piece, whole]: the whole is wider by a digit, holds the piece's centre, and is as tall.
+    holds = (widths[:, None] > 0) & (widths[None] >= 1.3 * widths[:, None]) \
+        & (apart <= widths[None] / 2) & (tall >= 0.55) & (tall <= 1.33)
+    numbers = [str(int(np.argmax(_number_odds(reading.probabilities))) + 1) for reading in found]
+    return [reading for i, reading in enumerate(found)
+            if not any(len(numbers[j]) == 2 and numbers[i] in numbers[j]
+                       for j in np.flatnonzero(holds[i]))]
 
 
 def _overlap(one: np.ndarray, other: np.ndarray) -> float:
@@ -1653,8 +1660,13 @@ def classify_ink(rgb: np.ndarray, deck: Mapping[Colour, np.ndarray] | None = Non
     """Nearest prototype ink in Lab, of the colours `among`; confidence from how much nearer it
     is than the other colours (1 for the only one). `deck` (Lab per colour) replaces the
     prototypes of the colours it names."""
+    return _nearest_ink(_lab(np.asarray(rgb, np.float32))[0], deck, among)
+
+
+def _nearest_ink(lab: np.ndarray, deck: Mapping[Colour, np.ndarray] | None = None,
+                 among: Sequence[Colour] = COLOURS) -> tuple[Colour, float]:
+    """classify_ink of an ink given in Lab."""
     rows, prototypes = _prototype_lab()
-    lab = _lab(np.asarray(rgb, np.float32))
     distances = np.linalg.norm(prototypes - lab, axis=1)
     per_colour = np.array([np.linalg.norm(deck[colour] - lab) if deck and colour in deck
                            else distances[rows == colour.row].min() for colour in among])
