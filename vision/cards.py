@@ -990,14 +990,15 @@ def _join_broken_digits(candidates: list[_Numeral], ink: np.ndarray) -> list[_Nu
     one with it; where the whole reads as no numeral either, the numeral may be half of its
     number, and is no sure reading."""
     unread = [c for c in candidates if c.probabilities[REJECT] >= 0.5]
+    read = [c for c in candidates if c.probabilities[REJECT] < 0.5]
+    blobs = [_as_blob(c.box) for c in read + unread]
+    near = _line_neighbours(blobs)  # a necessary test: a dotted table leaves thousands unread
     joined: list[_Numeral] = []
     used: set[int] = set()
-    for numeral in candidates:
-        if numeral.probabilities[REJECT] >= 0.5:
-            continue
-        piece = next((i for i, other in enumerate(unread) if i not in used
-                      and _pair_misfit(*sorted((_as_blob(numeral.box), _as_blob(other.box)))) < 1),
-                     None)
+    for index, numeral in enumerate(read):
+        piece = next((j - len(read) for j in near[index] if j >= len(read)
+                      and j - len(read) not in used
+                      and _pair_misfit(*sorted((blobs[index], blobs[j]))) < 1), None)
         if piece is None:
             joined.append(numeral)
             continue
@@ -1167,6 +1168,8 @@ def _group_digits(blobs: list[Blob], dots: list[Blob], cut: list[Blob]
     for _, i, j in pairs:
         if i not in partner and j not in partner:
             partner[i], partner[j] = j, i
+    # A lone digit is too tall to pass for its own dot, so every digit may stand among the dots.
+    spots = _spots(dots + digits)
     result = []
     for i, digit in enumerate(digits):
         if partner.get(i, len(digits)) < i:
@@ -1193,7 +1196,7 @@ def _group_digits(blobs: list[Blob], dots: list[Blob], cut: list[Blob]
             side = 1 if marks[0][1] + marks[0][3] / 2 > y0 + h / 2 else -1
         if not side and len(group) == 1:
             # The dot stays out of the box: the classifier never saw one beside a digit.
-            side = _dot_side((x0, y0, w, h), dots + [b for b in digits if b is not digit])
+            side = _dot_side((x0, y0, w, h), spots)
         result.append((_union(group), tuple(b[4] for b in group), side, crowders))
     return result
 
@@ -1226,21 +1229,30 @@ def _dot_like(w: int, h: int, area: int) -> bool:
     return h >= 3 and 0.6 * h <= w <= 1.7 * h and area >= 0.5 * w * h
 
 
-def _dot_side(box: tuple[float, float, float, float], dots: list[Blob]) -> int:
+def _spots(blobs: list[Blob]) -> np.ndarray:
+    """Blobs as rows (x, y, w, h, centre x, centre y), sorted by centre x: _dot_side looks only
+    at those beside a digit, not at all of a dotted table's thousands."""
+    boxes = np.array([b[:4] for b in blobs], np.float64).reshape(-1, 4)
+    rows = np.hstack([boxes, boxes[:, :2] + boxes[:, 2:] / 2])
+    return rows[np.argsort(rows[:, 4], kind="stable")]
+
+
+def _dot_side(box: tuple[float, float, float, float], spots: np.ndarray) -> int:
     """Decks that mark 6 and 9 with a full stop ("6.", "9.") print it after the digit, at its
     foot; turned 180°, it lies before the digit, at its head. 1 for a single such dot at the
-    foot, -1 at the head, 0 for none or more than one."""
+    foot, -1 at the head, 0 for none or more than one (`spots`: the blobs, as _spots gives)."""
     x0, y0, w, h = box
-    sides = []
-    for bx, by, bw, bh, _ in dots:
-        if not (0.05 * h <= bh <= 0.3 * h and 0.6 * bh <= bw <= 1.7 * bh):
-            continue
-        cx, cy = bx + bw / 2, by + bh / 2
-        if x0 + w - 0.1 * h <= cx <= x0 + w + 0.4 * h and y0 + 0.7 * h <= cy <= y0 + 1.1 * h:
-            sides.append(1)
-        elif x0 - 0.4 * h <= cx <= x0 + 0.1 * h and y0 - 0.1 * h <= cy <= y0 + 0.3 * h:
-            sides.append(-1)
-    return sides[0] if len(sides) == 1 else 0
+    start = np.searchsorted(spots[:, 4], x0 - 0.4 * h, side="left")
+    stop = np.searchsorted(spots[:, 4], x0 + w + 0.4 * h, side="right")
+    _, _, bw, bh, cx, cy = spots[start:stop].T
+    dot = (0.05 * h <= bh) & (bh <= 0.3 * h) & (0.6 * bh <= bw) & (bw <= 1.7 * bh)
+    foot = dot & (x0 + w - 0.1 * h <= cx) & (cx <= x0 + w + 0.4 * h) \
+        & (y0 + 0.7 * h <= cy) & (cy <= y0 + 1.1 * h)
+    head = dot & ~foot & (x0 - 0.4 * h <= cx) & (cx <= x0 + 0.1 * h) \
+        & (y0 - 0.1 * h <= cy) & (cy <= y0 + 0.3 * h)
+    if int(foot.sum() + head.sum()) != 1:
+        return 0
+    return 1 if foot.any() else -1
 
 
 def _pair_misfit(first: Blob, second: Blob, loose: bool = False) -> float:

@@ -15,6 +15,7 @@ from vision.cards import (
     NARROW,
     REJECT,
     SURE,
+    _dot_side,
     _doubted,
     _find_numerals,
     _group_digits,
@@ -26,6 +27,7 @@ from vision.cards import (
     _orient_six_or_nine,
     _pair_misfit,
     _PaperShare,
+    _spots,
 )
 
 SIX_UP = 10  # classifier classes 2k, 2k+1: number k+1 upright, turned
@@ -228,6 +230,19 @@ def test_a_dot_beside_a_6_or_9_but_off_its_foot_and_head_leaves_it_even():
     cv2.circle(canvas, (int(xs.max()) + 8, int(ys.mean())), 3, 255, -1)  # halfway up
     ((number, odds),) = numbers_read(canvas)
     assert number in (6, 9) and odds < SURE
+
+
+@given(st.lists(st.tuples(st.integers(0, 2000), st.integers(0, 2000)), max_size=300),
+       st.booleans(), st.booleans())
+@settings(max_examples=30, deadline=None)
+def test_a_full_stop_is_found_among_a_dotted_tables_dots(table_dots, at_foot, twice):
+    # _dot_side looks only at blobs beside the digit (the dots sorted by where they lie): the
+    # table's dots far from it never count, and a second full stop leaves the digit even.
+    x0, y0, w, h = 3000.0, 3000.0, 40.0, 60.0
+    stop = (x0 + w + 2, y0 + 0.8 * h - 4) if at_foot else (x0 - 12, y0 + 0.1 * h - 4)
+    blobs = [blob(x, y, 8, 8, 1) for x, y in table_dots]
+    blobs += [blob(*stop, 8, 8, 2)] + [blob(stop[0], stop[1] + 2, 8, 8, 3)] * twice
+    assert _dot_side((x0, y0, w, h), _spots(blobs)) == (0 if twice else 1 if at_foot else -1)
 
 
 def test_bars_over_and_under_a_digit_are_artwork_not_its_mark():
