@@ -446,7 +446,7 @@ def _read_row_gaps(small: np.ndarray, found: list[_Reading], scale: float) -> li
         for side in (1, -1):
             place = reading.frame + side * top
             centre = place.mean(axis=0)
-            if any(np.linalg.norm(centre - other) < 0.6 * width for other in centres + looked):
+            if _held(centre, centres + looked, width):
                 continue
             looked.append(centre)
             for new in _read_place(small, place, scale, axis, unsure_too=True):
@@ -457,6 +457,12 @@ def _read_row_gaps(small: np.ndarray, found: list[_Reading], scale: float) -> li
                     if isinstance(new.item, SeenCard):
                         queue.append(new)
     return more
+
+
+def _held(centre: np.ndarray, centres: list[np.ndarray], width: float) -> bool:
+    """Whether a card-sized place at `centre` is already held (or looked at): some card's centre
+    lies within 0.6 of a card `width` of it."""
+    return any(np.linalg.norm(centre - other) < 0.6 * width for other in centres)
 
 
 # Where a corner index's centre lies on its card, in from the card's nearer sides: shares of the
@@ -483,20 +489,19 @@ def _read_by_index(dropped: list[_Reading], kept: list[_Reading], small: np.ndar
     for index in dropped:
         centre = index.frame.mean(axis=0)
         if not isinstance(index.item, SeenCard) or index.glyph >= SMALLEST_NUMERAL * glyph \
-                or any(np.linalg.norm(centre - other) < 0.6 * width for other in centres):
+                or _held(centre, centres, width):
             continue
         along = (index.frame[1] - index.frame[0]) / np.linalg.norm(index.frame[1] - index.frame[0])
         down = np.array([-along[1], along[0]])  # the frame's rows run along, its columns down
         size = np.array([width, width * CARD_ASPECT])
         reach = (0.5 - np.array(INDEX_IN)) * size
-        p = index.probabilities
-        turned = p[1:REJECT:2].sum() > p[0:REJECT:2].sum()  # as _judged tells it
+        turned = _upside_down(index.probabilities)
         for side in (1, -1):
             offset = side * reach[0] * along + (-1 if turned else 1) * reach[1] * down
             middle = centre + offset
             place = middle + np.array([(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]) \
                 @ np.array([size[0] * along, size[1] * down])
-            if any(np.linalg.norm(middle - other) < 0.6 * width for other in centres):
+            if _held(middle, centres, width):
                 continue
             found = [r for r in _read_place(small, place, scale, axis)
                      if r.item.card == index.item.card
@@ -660,7 +665,7 @@ def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, sca
     best: list[_Reading] = []
     best_score = -math.inf
     if not (region.card_shaped or region.rings_ink) and min(region.rect[1]) < thinnest \
-            and _margin(region, on_plaza, card_width) == 4:
+            and _margin(region, on_plaza, card_width) == FRAME_MARGIN:
         return []
     angles = [region.rect[2]]
     if not region.card_shaped:  # a block's outline is ragged: its edges tell the axes better
@@ -714,13 +719,17 @@ def _edge_angle(normalised: np.ndarray, region: _Region) -> float:
     return float(np.argmax(histogram) + 0.5) - 45.0
 
 
+FRAME_MARGIN = 4  # working pixels a region's frame reaches beyond its rectangle, as a rule
+
+
 def _margin(region: _Region, on_plaza: bool, card_width: float | None) -> int:
     """How far a region's frame reaches beyond its rectangle, working pixels. On a Plaza, with
     the card size known and the frame along the cards' axes, the frame of a piece of paper
     reaches half a card beyond it: a numeral as wide as the card can cut its paper in two, and
     neither piece holds it whole. (In a hand, cards lie at any angle: a frame reaching beyond a
     piece would cut through the next card's numeral.)"""
-    return int(card_width / 2) if card_width and on_plaza and not region.card_shaped else 4
+    return int(card_width / 2) if card_width and on_plaza and not region.card_shaped \
+        else FRAME_MARGIN
 
 
 def _frame(region: _Region, angle: float, margin: int
@@ -1517,7 +1526,7 @@ def _judged(frame: np.ndarray, probabilities: np.ndarray, colour: Colour,
             colour_confidence: float, ink: np.ndarray | None = None, glyph: float = 0.0
             ) -> _Reading:
     """A sure card when number and colour together are confident enough, else an unsure one."""
-    down = probabilities[1:REJECT:2].sum() > probabilities[0:REJECT:2].sum()
+    down = _upside_down(probabilities)
     # Turned 180°, the card's own top-left is at the frame's bottom-right.
     corners = tuple((round(float(x), 1), round(float(y), 1))
                     for x, y in (np.roll(frame, 2, axis=0) if down else frame))
@@ -1528,6 +1537,11 @@ def _judged(frame: np.ndarray, probabilities: np.ndarray, colour: Colour,
         else UnsureCard(corners=corners)
     return _Reading(item, confidence, frame, probabilities, colour, colour_confidence, ink,
                     glyph)
+
+
+def _upside_down(probabilities: np.ndarray) -> bool:
+    """Whether the classifier sees the numeral turned 180° rather than upright."""
+    return bool(probabilities[1:REJECT:2].sum() > probabilities[0:REJECT:2].sum())
 
 
 def _number_probabilities(numeral: _Numeral) -> np.ndarray:

@@ -90,13 +90,14 @@ def count_pieces(photo: np.ndarray, picture: Picture) -> PieceCount:
     bank = cells.bank(picture.image)
     placed = hypotheses(scene, picture)
     pieces_at = _piece_centres(placed, picture)
+    distinct = _distinct(bank, cells.turned(bank))  # the picture's alone: once per count
     readings: list[_Reading] = []
     for group in _placements(placed, picture):
         if _decisive(readings):
             break
-        readings += _read_placement(scene, picture, bank, group, pieces_at)
+        readings += _read_placement(scene, picture, bank, group, pieces_at, distinct)
     if not _decisive(readings):  # reading the border under each turn took half a count's time
-        readings += _read_by_border(scene, picture, bank, pieces_at)
+        readings += _read_by_border(scene, picture, bank, pieces_at, distinct)
     if not readings:
         return PieceCount(0, GRID * GRID, 0, (("wrong",) * GRID,) * GRID, (), sure=False)
     # the rectangle lies where most pieces match their own cells clearly (a wrong placement
@@ -230,7 +231,8 @@ def _straight_border(found: Pieces, corners: np.ndarray) -> np.ndarray:
 
 
 def _read_placement(scene: Scene, picture: Picture, bank: cells.Bank,
-                    agreeing: list[Hypothesis], pieces_at: np.ndarray) -> list[_Reading]:
+                    agreeing: list[Hypothesis], pieces_at: np.ndarray, distinct: np.ndarray
+                    ) -> list[_Reading]:
     """The cells read on the rectangle placed by pieces placed alike: the homography from their
     matches, and the straight border when that agrees (sharper, unless glare or a stray piece
     joins the outline: both are read); the table sampled around it. A group whose matches
@@ -243,7 +245,7 @@ def _read_placement(scene: Scene, picture: Picture, bank: cells.Bank,
     found = find_pieces_outside(scene.work, by_features)
     placed = _placed_cells(scene, picture, agreeing)
     snapped = _straight_border(found, by_features)
-    readings = [_read_cells(scene.work, found, corners, bank, placed, pieces_at)
+    readings = [_read_cells(scene.work, found, corners, bank, placed, pieces_at, distinct)
                 for corners in ([by_features] if snapped is by_features
                                 else [by_features, snapped])]
     if len(placed) >= LEAST_AGREEING:
@@ -277,7 +279,7 @@ SAME_OUTLINE = 0.1
 
 
 def _read_by_border(scene: Scene, picture: Picture, bank: cells.Bank,
-                    pieces_at: np.ndarray) -> list[_Reading]:
+                    pieces_at: np.ndarray, distinct: np.ndarray) -> list[_Reading]:
     """The cells read on the rectangle's straight outer border under each plausible turn (found
     in a first segmentation, then again with the table sampled around it)."""
     on_ring = find_pieces_on_ring(scene.work, picture)
@@ -290,7 +292,7 @@ def _read_by_border(scene: Scene, picture: Picture, bank: cells.Bank,
     # often as the ring's sample can: where the two differ, both are read
     read = [(found, outline)] if second is None or _same_outline(outline, second) \
         else [(found, second), (on_ring, outline)]
-    return [_read_cells(scene.work, pieces, corners, bank, set(), pieces_at)
+    return [_read_cells(scene.work, pieces, corners, bank, set(), pieces_at, distinct)
             for pieces, sides in read for corners in (np.roll(sides, -turn, axis=0)
                                                       for turn in range(4))
             if _plausible_turn(corners, bank)]
@@ -436,10 +438,11 @@ def _laid_on_pieces(corners: np.ndarray, bank: cells.Bank, pieces_at: np.ndarray
 
 
 def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cells.Bank,
-                placed: set[int], pieces_at: np.ndarray) -> _Reading:
+                placed: set[int], pieces_at: np.ndarray, distinct: np.ndarray) -> _Reading:
     """Read every cell with the picture laid on `corners` (work pixels). A cell is present
     where the piece mask covers its middle or features place its piece (`placed`), which is
-    then right unless its content contradicts it. On a grid the picture cannot lie on, every
+    then right unless its content contradicts it (`distinct`: which picture cells and turns
+    content can tell apart, as _judge takes it). On a grid the picture cannot lie on, every
     cell is wrong (the reading loses to any other)."""
     if not _laid_on_pieces(corners, bank, pieces_at):
         return _Reading(corners, ["wrong"] * (GRID * GRID), np.inf, -1)
@@ -475,7 +478,7 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
     sampled = [sampled_body(index) for index in range(GRID * GRID)]
     lit = _relit(sampled, bank, present)
     scores = [cells.scores(body, refs) for body in lit]
-    verdicts, mines = _judge(scores, present, visible, vouched, _distinct(bank, refs))
+    verdicts, mines = _judge(scores, present, visible, vouched, distinct)
     fitness = UNLIKE * (GRID * GRID - sum(present)) + sum(min(mine, UNLIKE) for mine in mines)
     # seams vouch for flat cells only on a rectangle whose content places some piece clearly:
     # on a grid laid wrong (turned, off the pieces) flat cells interlock with each other all
