@@ -1636,7 +1636,10 @@ def _overlap(one: np.ndarray, other: np.ndarray) -> float:
 # Typical inks (RGB relative to the paper white), several per colour: decks differ.
 INK_PROTOTYPES: dict[Colour, tuple[tuple[float, float, float], ...]] = {
     Colour.RED: ((0.80, 0.12, 0.14), (0.88, 0.25, 0.2), (0.7, 0.1, 0.2), (0.9, 0.3, 0.3)),
-    Colour.GREEN: ((0.12, 0.5, 0.24), (0.1, 0.4, 0.15), (0.2, 0.6, 0.4), (0.3, 0.55, 0.2)),
+    # A blue-green (teal) too: as near the black prototypes as the others in Lab (its lightness
+    # is between), though no black ink is that coloured.
+    Colour.GREEN: ((0.12, 0.5, 0.24), (0.1, 0.4, 0.15), (0.2, 0.6, 0.4), (0.3, 0.55, 0.2),
+                   (0.05, 0.42, 0.38)),
     Colour.YELLOW: ((0.92, 0.75, 0.08), (0.95, 0.82, 0.25), (0.88, 0.66, 0.05), (0.95, 0.9, 0.3)),
     Colour.BROWN: ((0.47, 0.27, 0.14), (0.55, 0.33, 0.18), (0.38, 0.22, 0.12), (0.6, 0.4, 0.25)),
     Colour.BLACK: ((0.1, 0.1, 0.1), (0.2, 0.18, 0.18), (0.06, 0.08, 0.12), (0.25, 0.23, 0.2)),
