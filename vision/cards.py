@@ -425,16 +425,18 @@ def _read_off_white(normalised: np.ndarray, loose: np.ndarray, edges_free: np.nd
 
 
 def _read_row_gaps(small: np.ndarray, found: list[_Reading], scale: float) -> list[_Reading]:
-    """Cards in a Plaza row touch (P5), so beside each card read for sure, one card width along
-    its row, another card may lie: where nothing was read there, the place is read again against
-    its own paper white: a shadow, or a brighter card beside it, dims a card against the wider
-    estimate of _divide_by_paper, and the paper mask misses it. Cards found so are places to look
-    beside in turn. Only readings of the pack's numeral size count, since the place may be
-    table; unsure ones are returned too, for the grid to settle (P5), but not looked beside."""
+    """Cards in a Plaza row touch and rows lie close (P5), so beside each card read for sure, one
+    card width along its row, and one row's pitch up or down its column, another card may lie:
+    where nothing was read there, the place is read again against its own paper white: a shadow,
+    or a brighter card beside it, dims a card against the wider estimate of _divide_by_paper,
+    and the paper mask misses it. Cards found so are places to look beside in turn. Only
+    readings of the pack's numeral size count, since the place may be table; unsure ones are
+    returned too, for the grid to settle (P5), but not looked beside."""
     sure = [r for r in found if isinstance(r.item, SeenCard)]
     axis = _row_axis(sure)
     if axis is None:
         return []
+    pitch = _row_pitch(sure)
     centres = [r.frame.mean(axis=0) for r in found]
     more: list[_Reading] = []
     looked: list[np.ndarray] = []
@@ -442,9 +444,10 @@ def _read_row_gaps(small: np.ndarray, found: list[_Reading], scale: float) -> li
     while queue:
         reading = queue.pop()
         top = reading.frame[1] - reading.frame[0]
+        down = reading.frame[3] - reading.frame[0]
         width = float(np.linalg.norm(top))
-        for side in (1, -1):
-            place = reading.frame + side * top
+        for step in (top, -top, pitch * down, -pitch * down):
+            place = reading.frame + step
             centre = place.mean(axis=0)
             if _held(centre, centres + looked, width):
                 continue
@@ -457,6 +460,29 @@ def _read_row_gaps(small: np.ndarray, found: list[_Reading], scale: float) -> li
                     if isinstance(new.item, SeenCard):
                         queue.append(new)
     return more
+
+
+# Rows' pitch, in card heights, where no two sure cards of a column measure it: rows lie close.
+ROW_PITCH = 1.1
+
+
+def _row_pitch(sure: list[_Reading]) -> float:
+    """How far apart (in card heights) the Plaza's rows lie: for each sure card, the nearest sure
+    card of its number (its column, P5) in the next row (closer than 1.6 heights: further, rows
+    between are missing), the median over those; ROW_PITCH without any."""
+    frames = np.array([r.frame for r in sure])
+    centres = frames.mean(axis=1)
+    tops, downs = frames[:, 1] - frames[:, 0], frames[:, 3] - frames[:, 0]
+    numbers = np.array([r.item.card.number for r in sure])
+    pitches = []
+    for i in range(len(sure)):
+        offsets = centres[numbers == numbers[i]] - centres[i]
+        along = np.abs(offsets @ tops[i]) / (tops[i] @ tops[i])
+        across = np.abs(offsets @ downs[i]) / (downs[i] @ downs[i])
+        rows = across[(along < 0.5) & (across > 0.8) & (across < 1.6)]
+        if rows.size:
+            pitches.append(float(rows.min()))
+    return float(np.median(pitches)) if pitches else ROW_PITCH
 
 
 def _held(centre: np.ndarray, centres: list[np.ndarray], width: float) -> bool:
@@ -900,7 +926,7 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
         if not on_paper(x, y, w, h):  # the table
             continue
         (blobs if h >= 9 or flat else dots).append((x, y, w, h, label))
-    groups = _group_digits(blobs, dots, cut)
+    groups = _group_digits(_without_frames(blobs, stats, labels), dots, cut)
     if not groups:
         return [], labels, 0.0
     probabilities = classify(np.stack([features(ink, box) for box, _, _, _ in groups]))
@@ -922,6 +948,36 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
                  if c.probabilities[REJECT] >= 0.5 and 0.55 * tall <= max(c.box[2], c.box[3])
                  <= 1.6 * tall)
     return [numeral for numeral in numerals if numeral.box[3] >= 0.55 * tall], labels, unread
+
+
+def _without_frames(blobs: list[Blob], stats: np.ndarray, labels: np.ndarray) -> list[Blob]:
+    """The blobs but the frames: a thin-lined blob (ink on at most a sixth of its box, hardly any
+    in its middle, away from its sides) whose box holds a digit's whole box, the digit at most two
+    thirds as tall, is a frame printed round the numeral in its ink (no digit rings another; a
+    0 is inked more, and rings no digit of two thirds its height). Read as a numeral, a frame (a
+    card tall) would make the real numerals seem too small to keep (unseen seed 3037: a row of
+    three cards lost so). A frame that a digit touches (ink in its middle) is kept: dropped, it
+    would take the digit with it, and the other digit of an 11 would read alone as a 1."""
+    if len(blobs) < 2:
+        return blobs
+    boxes = np.array([b[:4] for b in blobs], np.float64)
+    x0, y0 = boxes[:, 0], boxes[:, 1]
+    x1, y1 = x0 + boxes[:, 2], y0 + boxes[:, 3]
+    # The narrowest 1 of 113 typefaces is 0.23 as wide as tall (see NARROW).
+    digits = (boxes[:, 3] >= 9) & (boxes[:, 2] >= 0.2 * boxes[:, 3])
+    frames = set()
+    for i, (x, y, w, h, label) in enumerate(blobs):
+        if stats[label, 4] > w * h / 6 or not np.count_nonzero(
+                digits & (x0 > x) & (y0 > y) & (x1 < x + w) & (y1 < y + h)
+                & (boxes[:, 3] <= 2 * h / 3)):
+            continue
+        # A frame's lines lie within `side` of its box's sides; a few specks of its ink inside
+        # are noise or an ornament, a digit that touches it inks a few percent of its box.
+        side = max(2, min(w, h) // 6)
+        middle = labels[y + side:y + h - side, x + side:x + w - side] == label
+        if np.count_nonzero(middle) <= w * h / 50:
+            frames.add(i)
+    return [b for i, b in enumerate(blobs) if i not in frames]
 
 
 def _join_by_faint_ink(ink: np.ndarray, mask: np.ndarray, labels: np.ndarray, stats: np.ndarray
@@ -974,6 +1030,8 @@ def _crowded(box: tuple[float, float, float, float], probabilities: np.ndarray,
     digit = _as_blob(box)
     for crowder in crowders:
         other = lone.get(crowder[4])
+        if other is not None and crowder[2] < THINNEST * crowder[3]:
+            continue  # a line (a frame's side), whole in the frame: no digit nor a piece of one
         left, right = sorted((digit, crowder), key=lambda b: b[0] + b[2] / 2)
         # The pair's fit with the gap closed: their heights and line alone.
         level = _pair_misfit(left, (left[0] + left[2],) + right[1:]) < 1

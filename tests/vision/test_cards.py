@@ -23,6 +23,7 @@ from tests.vision.render_plaza import render_photo, tuning_typefaces
 from vision.cards import (
     DECK_INK,
     REJECT,
+    ROW_PITCH,
     SURE,
     HandReading,
     PlazaReading,
@@ -42,6 +43,7 @@ from vision.cards import (
     _recolour_by_deck,
     _regions,
     _room_for_a_digit,
+    _row_pitch,
     _settle_by_place,
     _settle_duplicates,
     _settle_on_grid,
@@ -951,3 +953,37 @@ def test_a_lone_card_whose_paper_a_faint_print_cuts_into_pieces_is_read():
     lines[::6] = lines[1::6] = 1
     image[(inside & lines) > 0] = (image[(inside & lines) > 0] * 0.93).astype(np.uint8)
     assert {seen.card for seen in read_hand(image).cards} == {Card(G, 8), Card(R, 4)}
+
+
+def test_a_card_in_deep_shadow_alone_in_its_row_is_read_from_its_column():
+    # The Yellow 5 is the only Yellow: no card beside it in its row, but the 5s above and below
+    # it (P5: a column of one number, rows close) tell where to look again, against its own
+    # white.
+    photo = plaza_photo(11, PRIMER_PLAZA)
+    reading = read_plaza(in_shadow(photo, Card(Y, 5), 0.4))
+    assert {seen.card for seen in reading.cards} == set(PRIMER_PLAZA)
+    assert reading.unsure == ()
+
+
+def in_rows(numbers: list[int], pitch: float, rows: tuple[int, ...], turn: float
+            ) -> list[_Reading]:
+    """Sure readings of `numbers` side by side in each of `rows`, rows `pitch` card heights
+    apart, the photo turned `turn`°; each row another colour."""
+    readings = []
+    for row in rows:
+        for number in numbers:
+            reading = placed(sure_numeral(number, 0, 0), number, 0, turn)
+            down = reading.frame[3] - reading.frame[0]
+            reading = replace(reading, frame=reading.frame + row * pitch * down)
+            readings.append(replace(reading, item=replace(
+                reading.item, card=Card(COLOURS[row], number))))
+    return readings
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.floats(1.0, 1.5), st.floats(0, 360), st.lists(st.integers(1, 12), min_size=1,
+                                                          max_size=5, unique=True))
+def test_the_rows_pitch_is_measured_on_the_columns_of_sure_cards(pitch, turn, numbers):
+    assert _row_pitch(in_rows(numbers, pitch, (0, 1), turn)) == pytest.approx(pitch, rel=1e-3)
+    # Rows between missing: the cards of a column three rows apart measure no pitch.
+    assert _row_pitch(in_rows(numbers, pitch, (0, 3), turn)) == ROW_PITCH
