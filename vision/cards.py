@@ -265,9 +265,8 @@ def _read_cards(image: np.ndarray, on_plaza: bool
     if on_plaza:
         found = _settle_on_grid(_doubt_aslant(found), hopeful)
     alike = _alike_in_size(found)
-    if on_plaza:
-        kept = {id(r) for r in alike}
-        alike += _read_by_index([r for r in found if id(r) not in kept], alike, small, scale)
+    kept = {id(r) for r in alike}
+    alike += _read_by_index([r for r in found if id(r) not in kept], alike, small, scale, on_plaza)
     found = alike
     # Ink that lies between the deck's colours, read as an unsure numeral, is nearly always a
     # pattern of the table (a print, a check), and reporting it would ask for a retake for
@@ -497,16 +496,19 @@ INDEX_IN = (0.12, 0.08)
 
 
 def _read_by_index(dropped: list[_Reading], kept: list[_Reading], small: np.ndarray,
-                   scale: float) -> list[_Reading]:
+                   scale: float, on_plaza: bool) -> list[_Reading]:
     """Cards found by their corner index: a sure reading far smaller than the pack's numerals
     (dropped by _alike_in_size) that lies on no card read is an index whose own card's numeral
-    did not read (a large face, a frame). Its card lies beside it, along the index's own axes:
-    below and to the right of an upright index, or to the left for one at the top-right (four
-    corners printed); above it for a turned one. Each such place is read against its own white
-    (_read_place), and a card read there counts only as the index's own card, at that place."""
+    did not read (a large face, a frame), or read with its ink unclear (a tinted border or a
+    picture around it skews its paper white). Its card lies beside it, along the index's own
+    axes: below and to the right of an upright index, or to the left for one at the top-right
+    (four corners printed); above it for a turned one. Each such place is read against its own
+    white (_read_place), along the rows on a Plaza, along the index in a hand (cards lie at any
+    angle), and a card read there counts only as the index's own card, at that place
+    (_confirmed)."""
     sure = [r for r in kept if isinstance(r.item, SeenCard)]
-    axis = _row_axis(sure)
-    if axis is None:
+    axis = _row_axis(sure) if on_plaza else None
+    if not sure or on_plaza and axis is None:
         return []
     width = float(np.median([np.linalg.norm(r.frame[1] - r.frame[0]) for r in sure]))
     glyph = float(np.median([r.glyph for r in sure]))
@@ -529,14 +531,31 @@ def _read_by_index(dropped: list[_Reading], kept: list[_Reading], small: np.ndar
                 @ np.array([size[0] * along, size[1] * down])
             if _held(middle, centres, width):
                 continue
-            found = [r for r in _read_place(small, place, scale, axis)
-                     if r.item.card == index.item.card
+            own_axis = axis if axis is not None else math.atan2(along[1], along[0])
+            found = [confirmed for r in _read_place(small, place, scale, own_axis, unsure_too=True)
+                     if (confirmed := _confirmed(r, index)) is not None
                      and np.linalg.norm(r.frame.mean(axis=0) - middle) < 0.5 * width]
             if found:
                 more.append(found[0])
                 centres.append(found[0].frame.mean(axis=0))
                 break
     return more
+
+
+def _confirmed(reading: _Reading, index: _Reading) -> _Reading | None:
+    """A card's reading as its sure corner index confirms it: the index repeats the card's
+    number in the card's ink, so a reading of that number, sure of it, and of that colour, is
+    as sure of its colour as the index is (unseen seed 1003: a warm light left a brown 5's
+    numeral between brown and red, its index clearly brown). None if they disagree."""
+    card = index.item.card
+    if isinstance(reading.item, SeenCard):
+        return reading if reading.item.card == card else None
+    odds = _number_odds(reading.probabilities)
+    if int(np.argmax(odds)) + 1 != card.number or odds.max() < SURE \
+            or reading.colour is not card.colour:
+        return None
+    return _rejudged(reading, reading.probabilities,
+                     max(reading.colour_confidence, index.colour_confidence))
 
 
 def _read_place(small: np.ndarray, place: np.ndarray, scale: float, axis: float,
