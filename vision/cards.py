@@ -10,11 +10,12 @@ The pipeline anchors on the big printed numerals, because card outlines fail whe
    outline's axes; both ways round are tried and the one whose numerals read best wins. Cards on
    a Plaza lie alike, so blocks are then read along the lone cards' axes (along the other axis a
    sideways numeral can pass for another in an unseen typeface), one transform per block.
-3. Ink blobs ringed by paper are grouped into numerals (two digits side by side; a bar under
-   6/9), read by a small classifier trained on many typefaces both ways up
-   (vision/data/cards/numerals.npz, made by bench/train_plaza_numerals.py), and coloured from
-   their ink. The classifier gives a 6 or 9's shape; the bar (under: upright, over: turned)
-   gives its way up, and without a bar 6 and 9 stay even. On a Plaza a hesitant numeral takes
+3. Ink blobs ringed by paper (but a frame printed round the numeral) are grouped into numerals
+   (two digits side by side; a bar under 6/9), read by a small classifier trained on many
+   typefaces both ways up (vision/data/cards/numerals.npz, made by
+   bench/train_plaza_numerals.py), and coloured from their ink. The classifier gives a 6 or
+   9's shape; the bar (under: upright, over: turned) gives its way up, and without a bar 6
+   and 9 stay even. On a Plaza a hesitant numeral takes
    the number its next neighbours along the row and column allow (P5), and then the number its
    column among the nearest sure cards of the whole Plaza predicts (P5 fixes a card's column by
    its number; 6 and 9 are three columns apart).
@@ -35,11 +36,12 @@ The pipeline anchors on the big printed numerals, because card outlines fail whe
    of paper that ring no ink and are thinner than the pack's numerals need (the gaps between a
    cloth's dots) are not read at all. Where no card was read, paper is looked for again with a
    loose neutral test (cards lit off-white beside a brighter cream table); a region found so
-   must hold a sure card. On a Plaza, the place beside each sure card along its row is read
-   against its own white (a shadow dims a card), an unsure reading there counting only if the
-   grid settles it (P5); and a sure reading far smaller than the pack's numerals, on no card
-   read, is a corner index whose card's numeral did not read: its card's place beside it is
-   read so too, and counts only as the index's own card.
+   must hold a sure card. On a Plaza, the place beside each sure card along its row, and one
+   row's pitch up and down its column, is read against its own white (a shadow dims a card),
+   an unsure reading there counting only if the grid settles it (P5); and a sure reading far
+   smaller than the pack's numerals, on no card read, is a corner index whose card's numeral
+   did not read (or read in an unclear ink): its card's place beside it is read so too (in a
+   hand too, along the index's own axes), and counts only as the index's own card.
 """
 
 from __future__ import annotations
