@@ -316,6 +316,12 @@ def check_fit(photo: np.ndarray, picture: Picture | None) -> FitVerdict:
                           False, by_features.pieces)
     if by_features.fit and not joined:  # the outlines do not show the seam closed: retake
         return FitVerdict(None, "unsure", 0.0, False, by_features.pieces)
+    if by_features.fit is None and placed is not None:
+        # the outlines cannot say whether the seam is closed, but the picture may say clearly
+        # that the pair is no fit whatever the seam (turned, not neighbours, another picture)
+        reason = placed.contradiction()
+        if reason:
+            return FitVerdict(False, reason, 0.6, False, _body_outlines(pair, placed, factor))
     return by_features
 
 
@@ -332,6 +338,10 @@ GAP_CLOSED, GAP_OPEN = 0.02, 0.05
 # edge strength (grey levels per pixel; joined pairs of the tuning photos 4.8 and more, one piece
 # read as two under 2), and this many times the band's own median edge.
 CUT_SEEN, CUT_CONTRAST = 3.0, 2.0
+# Joined pieces are nowhere narrower across the middle of the pair than their bodies less two
+# blanks (fits of the tuning photos 0.5 and more); pieces that touch by a tab or a corner
+# across a gap neck down to the tab (0.2 and less).
+NARROWEST = 0.3
 
 
 def _joined(work: np.ndarray, found: Pieces, pair: Pair | None) -> bool | None:
@@ -342,7 +352,8 @@ def _joined(work: np.ndarray, found: Pieces, pair: Pair | None) -> bool | None:
     if pair is None:
         return None
     gap = seam_gap(work, found, pair)
-    if pair.seam < SEAM_OPEN or pair.level > LEVEL_OUT or gap > GAP_OPEN:
+    if pair.seam < SEAM_OPEN or pair.level > LEVEL_OUT or gap > GAP_OPEN \
+            or pair.narrowest < NARROWEST:
         return False
     if pair.seam < SEAM_CLOSED or pair.level > LEVEL_IN_LINE or gap > GAP_CLOSED:
         return None

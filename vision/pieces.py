@@ -244,13 +244,16 @@ class Pair:
     pixels), body size `along` × `across` (photo pixels; `along` is the side the pieces are
     lined up on), `direction` from the first to the second body (unit, photo), and how well
     they join: `level` is how far the two bodies' sides are out of line (share of `across`),
-    `seam` the share of the band along their common side covered by piece."""
+    `seam` the share of the band along their common side covered by piece, and `narrowest` the
+    outline's least width across the middle half of its length (share of `across`): two pieces
+    that touch only by a tab or a corner, or a body half lost, narrow there to a neck."""
     centres: tuple[tuple[float, float], tuple[float, float]]
     along: float
     across: float
     direction: tuple[float, float]
     level: float
     seam: float
+    narrowest: float
 
 
 SEAM_DEPTH = 0.2  # half width of the seam band, in body lengths: inside it a joined pair is all
@@ -341,6 +344,7 @@ def read_pair(pieces: Pieces) -> Pair | None:
     band = bare[int(top + SEAM_END * across):int(np.ceil(bottom - SEAM_END * across)),
                 int(middle - SEAM_DEPTH * along):int(np.ceil(middle + SEAM_DEPTH * along))]
     seam = float(band.mean()) if band.size else 0.0
+    narrowest = _narrowest(bare.sum(0)) / across
     centres = [((x0 + middle) / 2, (top + bottom) / 2), ((middle + x1) / 2, (top + bottom) / 2)]
     if transposed:
         centres = [(y, x) for x, y in centres]
@@ -350,7 +354,15 @@ def read_pair(pieces: Pieces) -> Pair | None:
     step = np.subtract(photo[1], photo[0])
     direction = step / max(np.linalg.norm(step), 1e-9)
     return Pair((photo[0], photo[1]), along * pieces.factor, across * pieces.factor,
-                (float(direction[0]), float(direction[1])), level, seam)
+                (float(direction[0]), float(direction[1])), level, seam, narrowest)
+
+
+def _narrowest(profile: np.ndarray) -> float:
+    """The least value of a width profile over the middle half of where it is non-zero (the
+    middle of a pair of pieces, end tabs included: each body's own blanks dent it by less)."""
+    support = np.flatnonzero(profile)
+    start, stop = support[0], support[-1] + 1
+    return float(profile[start + (stop - start) // 4:stop - (stop - start) // 4].min())
 
 
 RECTANGLE_SHARE = 0.2  # a row or column of the rectangle with one piece of four still counts

@@ -7,11 +7,12 @@ import numpy as np
 import pytest
 
 from tests.vision import render_jigsaw as render
-from vision import matching
+from vision import jigsaw, matching
 from vision.jigsaw import (
     CLEARLY,
     LOOKS_LIKE,
     LOOSELY,
+    FitVerdict,
     _PairPlacement,
     annotate_count,
     annotate_fit,
@@ -52,6 +53,29 @@ def test_t4_a_piece_that_does_not_fit_is_never_called_a_fit(pictures, case, seed
     _, verdict = fit_verdict(pictures, case, seed)
     assert verdict.fit is not True
     assert (verdict.fit is None) == (verdict.reason == "unsure")
+
+
+@pytest.fixture
+def unclear_outlines(monkeypatch):
+    """The outlines cannot say whether the seam is closed, nor the features what is wrong."""
+    monkeypatch.setattr(jigsaw, "_joined", lambda work, found, pair: None)
+    monkeypatch.setattr(jigsaw, "_check_fit_by_features",
+                        lambda scene, picture: FitVerdict(None, "unsure", 0.0, False))
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_t4_a_turned_piece_is_refused_by_the_picture_where_the_outlines_cannot_tell(
+        pictures, unclear_outlines, seed):
+    # (seed 0's turned piece looks too much like its neighbour's turn: unsure there)
+    _, verdict = fit_verdict(pictures, "rotated", seed)
+    assert (verdict.fit, verdict.reason) == (False, "wrong-orientation")
+
+
+@pytest.mark.parametrize("seed", [0, 4])
+def test_t4_true_neighbours_are_unsure_not_refused_where_the_outlines_cannot_tell(
+        pictures, unclear_outlines, seed):
+    _, verdict = fit_verdict(pictures, "fit", seed)
+    assert (verdict.fit, verdict.reason) == (None, "unsure")
 
 
 def test_the_same_photo_always_gets_the_same_verdict(pictures):

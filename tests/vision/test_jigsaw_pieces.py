@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from tests.vision import render_jigsaw as render
 from vision import cells
-from vision.jigsaw import CUT_SEEN, GAP_CLOSED, GAP_OPEN, _joined
+from vision.jigsaw import CUT_SEEN, GAP_CLOSED, GAP_OPEN, NARROWEST, _joined
 from vision.pieces import (
     find_pieces,
     orientation,
@@ -174,6 +174,29 @@ def test_t4_a_gap_the_mask_closes_is_still_seen_finer_and_never_joined():
 def test_t4_a_wider_gap_is_not_a_full_side():
     _, gap, joined, _ = gap_between_bodies(12)
     assert gap > GAP_OPEN and joined is False
+
+
+def test_t4_bodies_apart_but_bridged_by_a_tab_are_not_joined_wherever_the_middle_falls():
+    # a longer and a shorter body (the other half lost to the table, or a body read short) 20
+    # pixels apart, a tab across the gap: the pair's middle falls inside the longer body, whose
+    # seam band is all piece, but the outline necks down to the tab between them
+    image = table_with([(250, 250, 150, 120), (420, 250, 80, 120), (395, 300, 30, 20)], 30)
+    found = find_pieces(image)
+    pair = read_pair(found)
+    assert pair.seam > 0.99
+    assert pair.narrowest < NARROWEST
+    assert _joined(image, found, pair) is False
+
+
+def test_joined_bodies_with_blanks_facing_each_other_across_them_are_not_necked():
+    # two blanks (a quarter of a side deep) on the outer sides of each body, opposite each
+    # other: the narrowest a joined pair gets
+    image = table_with([(250, 250, 150, 120), (400, 250, 150, 120)])
+    for x in (305, 455):
+        for y in (250, 340):
+            cv2.rectangle(image, (x, y), (x + 39, y + 29), TABLE, -1)
+    pair = read_pair(find_pieces(image))
+    assert pair.narrowest >= NARROWEST
 
 
 @given(st.integers(0, 24), st.floats(0, 80))
