@@ -634,52 +634,34 @@ def _judge(scores: list[cells.Scores], present: list[bool], visible: list[float]
     cannot tell) and its distance to its own cell (0 when not compared); a cell in `vouched`
     is right when it looks like its own cell at all. Only a cell or turn whose content can be
     told from the cell's own (`distinct`) explains it better: flat cells that look alike are
-    matched a little better by one or the other by noise and light alone.
-
-    Every piece is in the set once: a piece clearly in its own cell explains no other cell, so
-    the cells are judged again without the pieces found right until no more are (a right piece
-    is then told from a look-alike piece that lies in its own place)."""
+    matched a little better by one or the other by noise and light alone."""
     candidates = distinct.shape[1]
     unlit = np.ones(3)  # the bodies come lit (_relit)
-    compared = [index for index in range(len(scores))
-                if visible[index] >= SEEN and present[index]]
-    every = {index: cells.distance(scores[index], unlit, np.arange(len(SHIFTS))[:, None],
-                                   np.arange(candidates)[None]).min(0) for index in compared}
-    # out of the photo, a cell cannot be counted right
-    verdicts = ["wrong" if visible[index] < SEEN else "missing" for index in range(len(scores))]
-    found_right: set[int] = set()
-    while True:
-        elsewhere = np.isin(np.arange(candidates) % len(scores), list(found_right))
-        for index in compared:
-            verdicts[index] = _verdict(every[index], index, index in vouched,
-                                       distinct[index] & ~elsewhere, ~elsewhere)
-        now_right = {index for index in compared if verdicts[index] == "right"}
-        if now_right <= found_right:
-            break
-        found_right |= now_right
-    return verdicts, [float(every[index][index]) if index in every else 0.0
-                      for index in range(len(scores))]
-
-
-def _verdict(every: np.ndarray, index: int, vouched: bool, told: np.ndarray,
-             possible: np.ndarray) -> str:
-    """One cell's verdict from its distances to every cell under every turn (`every`), among
-    the `possible` ones (`told`: those content can tell from its own)."""
-    mine = float(every[index])
-    rivals = possible.copy()
-    rivals[index] = False
-    others = float(every[rivals].min(initial=np.inf))
-    told_apart = float(every[told].min(initial=np.inf))
-    if mine <= LOOKS_LIKE and (vouched or (mine + CLEARLY < others
-                                           and mine < CLEAR_RATIO * others)):
-        return "right"
-    if mine > NOISE or told_apart < mine:
-        # unlike its own cell, or not clearly its own; or a cell or turn content can tell
-        # from its own explains even flat content better, by however little (a turned flat
-        # piece's shading runs the wrong way; its seams stay closed when it lies on top of
-        # its neighbours, so they cannot vouch for it)
-        return "wrong"
-    return "unsure"  # flat content looks the same turned or moved
+    verdicts, mines = [], []
+    for index, score in enumerate(scores):
+        if visible[index] < SEEN or not present[index]:
+            # out of the photo, it cannot be counted right
+            verdicts.append("wrong" if visible[index] < SEEN else "missing")
+            mines.append(0.0)
+            continue
+        every = cells.distance(score, unlit, np.arange(len(SHIFTS))[:, None],
+                               np.arange(candidates)[None]).min(0)
+        mine = float(every[index])
+        mines.append(mine)
+        others = float(np.delete(every, index).min())
+        told_apart = float(every[distinct[index]].min(initial=np.inf))
+        if mine <= LOOKS_LIKE and (index in vouched or (
+                mine + CLEARLY < others and mine < CLEAR_RATIO * others)):
+            verdicts.append("right")
+        elif mine > NOISE or told_apart < mine:
+            # unlike its own cell, or not clearly its own; or a cell or turn content can tell
+            # from its own explains even flat content better, by however little (a turned flat
+            # piece's shading runs the wrong way; its seams stay closed when it lies on top of
+            # its neighbours, so they cannot vouch for it)
+            verdicts.append("wrong")
+        else:
+            verdicts.append("unsure")  # flat content looks the same turned or moved
+    return verdicts, mines
 
 
 def _by_seams(found: Pieces, corners: np.ndarray, index: int,

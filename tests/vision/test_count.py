@@ -337,28 +337,3 @@ def test_flat_cells_of_one_colour_and_their_turns_cannot_be_told_apart():
         alike = [k for k in range(64) if (k % 16 in left) == (cell in left)]
         assert not distinct[cell, alike].any()
         assert distinct[cell, [k for k in range(64) if k not in alike]].all()
-
-
-def test_t6_a_piece_found_right_in_its_own_cell_explains_no_other_cell():
-    # cells 0 and 1 show one pattern, 1 a little lighter: the piece in cell 0 is not clearly
-    # its own against piece 1, until piece 1 is found clearly right in its own place
-    picture = np.random.default_rng(11).integers(40, 200, (300, 400, 3)).astype(np.uint8)
-    picture[:75, 100:200] = np.clip(picture[:75, :100].astype(int) + 10, 0, 255)
-    bank = cells.bank(cv2.GaussianBlur(picture, (0, 0), 2))
-    refs = cells.turned(bank)
-    distinct = count._distinct(bank, refs)
-    shifts = len(count.SHIFTS)
-    weight = np.ones((shifts, cells.SAMPLES, cells.SAMPLES), np.float32)
-    shown = [bank.cells[0] + 2] + list(bank.cells[1:])  # piece 0 a little off, as in a photo
-    scores = [cells.scores(cells.Body(np.repeat(cell[None], shifts, 0), weight), refs)
-              for cell in shown]
-    alone = count._verdict(cells.distance(scores[0], np.ones(3), np.arange(shifts)[:, None],
-                                          np.arange(64)[None]).min(0), 0, False, distinct[0],
-                           np.ones(64, bool))
-    verdicts, _ = count._judge(scores, [True] * 16, [1.0] * 16, set(), distinct)
-    assert alone != "right"
-    assert verdicts == ["right"] * 16
-    # with piece 1 missing from its place, nothing rules it out for cell 0
-    verdicts, _ = count._judge(scores, [True] + [False] + [True] * 14, [1.0] * 16, set(),
-                               distinct)
-    assert verdicts[0] != "right" and verdicts[1] == "missing"
