@@ -23,8 +23,11 @@ How it works, and why:
   fifth of a cell off.
 - A grid the picture cannot lie on is not read: its corners far from right angles or its
   proportions not the picture's (a homography from a few pieces' features, extrapolated, can
-  shear it), or a piece the features place outside it (a ring of swapped pieces can agree on
-  a grid a cell off the rectangle, where they read right).
+  shear it), or a piece the features place outside it, or more than half a cell's area of
+  pieces beyond it and a tab's reach (segmented with the table colours of the photo's border:
+  flat pieces have no features, and the table sampled around a grid laid wrong takes them for
+  table). A ring of swapped pieces can agree on a grid a cell off the rectangle, where they
+  read right.
 - Each cell is compared with every picture cell under every turn at small shifts (colour +
   grey pattern, vision.cells), under the light the pieces around it show (_relit: shade, a
   shadow's edge and glare change slowly across the rectangle; the cell's own samples never
@@ -71,6 +74,7 @@ from vision.pieces import (
     Pieces,
     at_mask_size,
     border_ring,
+    find_pieces,
     lab_of,
     read_rectangle,
     segment,
@@ -89,15 +93,17 @@ def count_pieces(photo: np.ndarray, picture: Picture) -> PieceCount:
     scene = photo_scene(photo, picture)
     bank = cells.bank(picture.image)
     placed = hypotheses(scene, picture)
-    pieces_at = _piece_centres(placed, picture)
+    # where the pieces lie whatever grid is laid on them (the table sampled around a grid laid
+    # a column off takes the pieces left outside it for table)
+    lying = _Lying(_piece_centres(placed, picture), find_pieces(scene.work))
     distinct = _distinct(bank, cells.turned(bank))  # the picture's alone: once per count
     readings: list[_Reading] = []
     for group in _placements(placed, picture):
         if _decisive(readings):
             break
-        readings += _read_placement(scene, picture, bank, group, pieces_at, distinct)
+        readings += _read_placement(scene, picture, bank, group, lying, distinct)
     if not _decisive(readings):  # reading the border under each turn took half a count's time
-        readings += _read_by_border(scene, picture, bank, pieces_at, distinct)
+        readings += _read_by_border(scene, picture, bank, lying, distinct)
     if not readings:
         return PieceCount(0, GRID * GRID, 0, (("wrong",) * GRID,) * GRID, (), sure=False)
     # the rectangle lies where most pieces match their own cells clearly (a wrong placement
@@ -231,7 +237,7 @@ def _straight_border(found: Pieces, corners: np.ndarray) -> np.ndarray:
 
 
 def _read_placement(scene: Scene, picture: Picture, bank: cells.Bank,
-                    agreeing: list[Hypothesis], pieces_at: np.ndarray, distinct: np.ndarray
+                    agreeing: list[Hypothesis], lying: _Lying, distinct: np.ndarray
                     ) -> list[_Reading]:
     """The cells read on the rectangle placed by pieces placed alike: the homography from their
     matches, and the straight border when that agrees (sharper, unless glare or a stray piece
@@ -245,7 +251,7 @@ def _read_placement(scene: Scene, picture: Picture, bank: cells.Bank,
     found = find_pieces_outside(scene.work, by_features)
     placed = _placed_cells(scene, picture, agreeing)
     snapped = _straight_border(found, by_features)
-    readings = [_read_cells(scene.work, found, corners, bank, placed, pieces_at, distinct)
+    readings = [_read_cells(scene.work, found, corners, bank, placed, lying, distinct)
                 for corners in ([by_features] if snapped is by_features
                                 else [by_features, snapped])]
     if len(placed) >= LEAST_AGREEING:
@@ -279,7 +285,7 @@ SAME_OUTLINE = 0.1
 
 
 def _read_by_border(scene: Scene, picture: Picture, bank: cells.Bank,
-                    pieces_at: np.ndarray, distinct: np.ndarray) -> list[_Reading]:
+                    lying: _Lying, distinct: np.ndarray) -> list[_Reading]:
     """The cells read on the rectangle's straight outer border under each plausible turn (found
     in a first segmentation, then again with the table sampled around it)."""
     on_ring = find_pieces_on_ring(scene.work, picture)
@@ -292,7 +298,7 @@ def _read_by_border(scene: Scene, picture: Picture, bank: cells.Bank,
     # often as the ring's sample can: where the two differ, both are read
     read = [(found, outline)] if second is None or _same_outline(outline, second) \
         else [(found, second), (on_ring, outline)]
-    return [_read_cells(scene.work, pieces, corners, bank, set(), pieces_at, distinct)
+    return [_read_cells(scene.work, pieces, corners, bank, set(), lying, distinct)
             for pieces, sides in read for corners in (np.roll(sides, -turn, axis=0)
                                                       for turn in range(4))
             if _plausible_turn(corners, bank)]
@@ -372,7 +378,6 @@ def _plausible_turn(corners: np.ndarray, bank: cells.Bank) -> bool:
 PRESENT = 0.5
 CLEARLY = 0.03
 CLEAR_RATIO = 0.75
-BETTER_ELSEWHERE = 0.01  # a flat cell another cell or turn explains this much better is wrong
 NOISE = 0.06  # distances below this are blur, noise and compression: they tell cells apart no more
 SHIFTS = np.float64([(0.0, 0.0)] + [(x, y) for x in (-0.05, 0, 0.05) for y in (-0.05, 0, 0.05)
                                      if x or y])  # the grid places a cell only roughly
@@ -416,35 +421,62 @@ def _piece_centres(placed: list[Hypothesis], picture: Picture) -> np.ndarray:
         ((np.array(h.cell[::-1]) + 0.5) * size)[None, None], h.transform)[0] for h in placed])
 
 
-def _laid_on_pieces(corners: np.ndarray, bank: cells.Bank, pieces_at: np.ndarray) -> bool:
+@dataclass(frozen=True, eq=False)
+class _Lying:
+    """Where the pieces lie, whatever grid is laid on them: the centres the features place
+    pieces at (work pixels, n × 2), and the pieces segmented with the table's colours from the
+    photo's border ring."""
+    centres: np.ndarray
+    found: Pieces
+
+
+TAB_REACH = 0.35  # (cells) how far a piece of the rectangle reaches beyond its outline: a tab
+STRAY = 0.5  # (a cell's area) piece beyond that on a grid laid right: specks, a table's blobs
+
+
+def _laid_on_pieces(corners: np.ndarray, bank: cells.Bank, lying: _Lying) -> bool:
     """Can the picture lie on `corners` (work pixels)? The quadrilateral must be the
     rectangle's shape seen by a camera (convex, its proportions, corners near right angles:
-    a homography fitted to a few pieces' features can shear it wildly) and hold every piece
-    the features place (`pieces_at`, centres): a ring of swapped pieces can lay a grid a cell
-    off the rectangle, where they read right while other pieces lie outside it."""
+    a homography fitted to a few pieces' features can shear it wildly) and hold the pieces:
+    every piece the features place, and all but STRAY of the segmented pieces. A ring of
+    swapped pieces can lay a grid a cell off the rectangle, where they read right while other
+    pieces lie outside it (placed by features, or seen by the mask when they are flat)."""
     sides = np.roll(corners, -1, axis=0) - corners
     following = np.roll(sides, -1, axis=0)
     sines = (sides[:, 0] * following[:, 1] - sides[:, 1] * following[:, 0]) / np.maximum(
         np.linalg.norm(sides, axis=1) * np.linalg.norm(following, axis=1), 1e-9)
     if not (np.all(sines > np.cos(SKEW)) or np.all(sines < -np.cos(SKEW))) \
-            or not _plausible_turn(corners, bank):
+            or not _plausible_turn(corners, bank) or _pieces_outside(lying.found, corners) > STRAY:
         return False
-    if not len(pieces_at):
+    if not len(lying.centres):
         return True
     back = cv2.getPerspectiveTransform(np.float32(corners),
                                        np.float32([[0, 0], [GRID, 0], [GRID, GRID], [0, GRID]]))
-    cell_at = cv2.perspectiveTransform(np.float64(pieces_at)[None], back)[0]
+    cell_at = cv2.perspectiveTransform(np.float64(lying.centres)[None], back)[0]
     return bool(np.all((cell_at > -REACH) & (cell_at < GRID + REACH)))
 
 
+def _pieces_outside(found: Pieces, corners: np.ndarray) -> float:
+    """How many cells' area of `found`'s pieces lie beyond the grid at `corners` (work
+    pixels) widened by TAB_REACH cells on every side."""
+    if not found.area:
+        return 0.0
+    widened = projective(corners, (np.float64([[0, 0], [1, 0], [1, 1], [0, 1]])
+                                   * (GRID + 2 * TAB_REACH) - TAB_REACH) / GRID)
+    inside = np.zeros(found.mask.shape, np.uint8)
+    cv2.fillConvexPoly(inside, np.int32(np.round(widened / found.factor)), 1)
+    cell_area = cv2.contourArea(np.float32(corners / found.factor)) / GRID ** 2
+    return float(found.mask[inside == 0].sum() / max(cell_area, 1.0))
+
+
 def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cells.Bank,
-                placed: set[int], pieces_at: np.ndarray, distinct: np.ndarray) -> _Reading:
+                placed: set[int], lying: _Lying, distinct: np.ndarray) -> _Reading:
     """Read every cell with the picture laid on `corners` (work pixels). A cell is present
     where the piece mask covers its middle or features place its piece (`placed`), which is
     then right unless its content contradicts it (`distinct`: which picture cells and turns
     content can tell apart, as _judge takes it). On a grid the picture cannot lie on, every
     cell is wrong (the reading loses to any other)."""
-    if not _laid_on_pieces(corners, bank, pieces_at):
+    if not _laid_on_pieces(corners, bank, lying):
         return _Reading(corners, ["wrong"] * (GRID * GRID), np.inf, -1)
     refs = cells.turned(bank)
     # Beyond the photo's edge nothing is seen: sampling repeats the edge pixels there, so the
@@ -621,9 +653,11 @@ def _judge(scores: list[cells.Scores], present: list[bool], visible: list[float]
         if mine <= LOOKS_LIKE and (index in vouched or (
                 mine + CLEARLY < others and mine < CLEAR_RATIO * others)):
             verdicts.append("right")
-        elif mine > NOISE or told_apart + BETTER_ELSEWHERE < mine:
-            # unlike its own cell, or not clearly its own; or another cell or turn explains
-            # even flat content better (a turned flat piece's shading runs the wrong way)
+        elif mine > NOISE or told_apart < mine:
+            # unlike its own cell, or not clearly its own; or a cell or turn content can tell
+            # from its own explains even flat content better, by however little (a turned flat
+            # piece's shading runs the wrong way; its seams stay closed when it lies on top of
+            # its neighbours, so they cannot vouch for it)
             verdicts.append("wrong")
         else:
             verdicts.append("unsure")  # flat content looks the same turned or moved

@@ -232,6 +232,12 @@ def test_glare_and_a_missing_corner_piece_do_not_move_the_rectangles_sides():
 # ---------------------------------------------------------------- a grid the picture can lie on
 
 BANK_4_3 = cells.Bank(np.zeros((16, cells.SAMPLES, cells.SAMPLES, 3), np.float32), (100.0, 75.0))
+NO_MASK = Pieces(np.zeros((8, 8), np.uint8), np.zeros((8, 8), np.uint8), 1.0, 0.0)
+
+
+def _lying(centres: np.ndarray) -> count._Lying:
+    """Pieces placed by features at `centres`, none seen by the mask."""
+    return count._Lying(centres, NO_MASK)
 
 
 def _seen(homography: np.ndarray, points) -> np.ndarray:
@@ -258,13 +264,13 @@ def test_a_grid_on_the_rectangle_seen_tilted_holds_every_piece_the_features_plac
     camera = _camera(angle, tilt)
     corners = _seen(camera, PICTURE_CORNERS)
     centres = _seen(camera, [PIECE_CENTRES[k] for k in pieces]) if pieces else np.zeros((0, 2))
-    assert count._laid_on_pieces(corners, BANK_4_3, centres)
+    assert count._laid_on_pieces(corners, BANK_4_3, _lying(centres))
 
 
 def test_a_grid_sheared_by_a_few_pieces_features_is_no_rectangle_the_picture_lies_on():
     # a homography fitted to a few pieces' features, extrapolated, can shear the grid wildly
     corners = np.float64([[230, 295], [585, 300], [665, 715], [225, 585]])
-    assert not count._laid_on_pieces(corners, BANK_4_3, np.zeros((0, 2)))
+    assert not count._laid_on_pieces(corners, BANK_4_3, _lying(np.zeros((0, 2))))
 
 
 def test_t6_a_grid_a_column_off_the_rectangle_leaves_pieces_outside_and_is_not_read():
@@ -273,10 +279,52 @@ def test_t6_a_grid_a_column_off_the_rectangle_leaves_pieces_outside_and_is_not_r
     camera = _camera(10, (1e-4, -2e-4))
     shifted = _seen(camera, [(x - 100, y) for x, y in PICTURE_CORNERS])
     centres = _seen(camera, PIECE_CENTRES)
-    assert count._laid_on_pieces(_seen(camera, PICTURE_CORNERS), BANK_4_3, centres)
-    assert not count._laid_on_pieces(shifted, BANK_4_3, centres)
-    assert count._laid_on_pieces(shifted, BANK_4_3, centres[[k for k in range(16)
-                                                                if k % 4 != 3]])
+    assert count._laid_on_pieces(_seen(camera, PICTURE_CORNERS), BANK_4_3, _lying(centres))
+    assert not count._laid_on_pieces(shifted, BANK_4_3, _lying(centres))
+    assert count._laid_on_pieces(shifted, BANK_4_3, _lying(centres[[k for k in range(16)
+                                                                       if k % 4 != 3]]))
+
+
+def _mask_of(camera: np.ndarray, columns: range, factor: float) -> Pieces:
+    """The pieces of `columns` of the rectangle seen by `camera`, as a mask at `factor`
+    photo pixels per mask pixel."""
+    mask = np.zeros((600, 800), np.uint8)
+    for col in columns:
+        cell = [(col * 100, 0), ((col + 1) * 100, 0), ((col + 1) * 100, 300), (col * 100, 300)]
+        cv2.fillConvexPoly(mask, np.int32(np.round(_seen(camera, cell) / factor)), 1)
+    return Pieces(mask, mask, factor, 0.0)
+
+
+@pytest.mark.parametrize("factor", [1.0, 1.6])
+def test_t6_a_grid_a_column_off_flat_pieces_the_mask_sees_outside_it_is_not_read(factor):
+    # 104005 of the unseen renderer: a ring of swapped pieces read right on a grid a column
+    # off, the flat pieces of the column left outside without features to place them
+    camera = _camera(-8, (-1e-4, 1e-4))
+    shifted = _seen(camera, [(x - 100, y) for x, y in PICTURE_CORNERS])
+    whole = count._Lying(np.zeros((0, 2)), _mask_of(camera, range(4), factor))
+    assert count._laid_on_pieces(_seen(camera, PICTURE_CORNERS), BANK_4_3, whole)
+    assert not count._laid_on_pieces(shifted, BANK_4_3, whole)
+    # with the column's pieces missing, nothing lies outside the shifted grid
+    three = count._Lying(np.zeros((0, 2)), _mask_of(camera, range(3), factor))
+    assert count._laid_on_pieces(shifted, BANK_4_3, three)
+
+
+def test_t6_a_flat_cell_another_cell_content_can_tell_apart_explains_better_is_wrong():
+    # 104006 of the unseen renderer: a turned flat piece, closed in by the wrong pieces lying
+    # on its seams, matched its own cell within the noise but another cell a little better
+    picture = np.full((300, 400, 3), 100, np.uint8)
+    picture[:75, 100:200] = 112  # cell 1: content can tell it from the others (DISTINCT)
+    bank = cells.bank(picture)
+    refs = cells.turned(bank)
+    distinct = count._distinct(bank, refs)
+    assert distinct[0, 1] and not distinct[0, 2]
+    shifts = len(count.SHIFTS)
+    body = cells.Body(np.full((shifts, cells.SAMPLES, cells.SAMPLES, 3), 107, np.float32),
+                      np.ones((shifts, cells.SAMPLES, cells.SAMPLES), np.float32))
+    scores = [cells.scores(body, refs)] * 16
+    verdicts, _ = count._judge(scores, [True] * 16, [1.0] * 16, set(), distinct)
+    assert verdicts[0] == "wrong"  # 5 levels from cell 1, 7 from its own: not its own
+    assert verdicts[1] == "unsure"  # 5 levels from its own, and no other cell nearer
 
 
 def test_flat_cells_of_one_colour_and_their_turns_cannot_be_told_apart():
