@@ -1,0 +1,240 @@
+"""Teaching the reader one deck (issue 6, "Calibration"): from one photo of the whole deck laid
+out as a full Plaza (P5: one row per colour, one column per number, 5 × 12), learn each colour's
+ink and each number's numeral shape as the reader sees them. read_plaza and read_hand then judge
+inks by the nearest learnt ink and weigh the classifier's numerals by the learnt shapes.
+
+The cards are found by the ordinary reader; in a full Plaza every row and column is full, so a
+card's identity comes from its place on the grid (its row's colour and its column's number, by
+the cards read for sure there), not from its own reading: an odd typeface's unsure 7 is still
+learnt as a 7. A place where the reader found nothing is read again against its own white; a
+place still empty, or a grid that cannot be laid, is an error naming what is missing.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.games.plaza_cards import COLOURS, Card, Colour
+from vision.cards import (
+    GLYPH,
+    SeenCard,
+    _lab,
+    _read_place,
+    _Reading,
+    _readings,
+    _row_axis,
+    _settle_duplicates,
+    _upside_down,
+    working_copy,
+)
+
+NUMBERS = 12
+# A glyph is the deck's numeral when it matches one learnt shape at least this well (normalised
+# cross-correlation); below, the profile has no say and the classifier decides alone.
+MATCHES = 0.75
+# How fast a number's weight falls with its shape's shortfall from the best match: a shortfall
+# of SPREAD divides the weight by e.
+SPREAD = 0.04
+OFF_GRID = 0.35  # a place further than this (in cells) from a grid point is not on the grid
+
+
+class DeckError(ValueError):
+    """The photo is not one of a whole deck laid out as a full Plaza; the message says why."""
+
+
+@dataclass(frozen=True)
+class DeckProfile:
+    """One deck's inks and numeral shapes, as the reader measures them."""
+
+    inks: tuple[tuple[float, float, float], ...]  # CIE Lab of each colour's ink, Colour order
+    # Per number 1..12: the numeral's glyph (vision.cards.glyph_of, GLYPH × GLYPH, row by row)
+    # as it lies upright, averaged over the deck's five cards of that number.
+    shapes: tuple[tuple[float, ...], ...]
+
+    def ink_lab(self) -> dict[Colour, np.ndarray]:
+        return {colour: np.array(ink) for colour, ink in zip(COLOURS, self.inks, strict=True)}
+
+    @cached_property
+    def _zero_mean_shapes(self) -> np.ndarray:
+        """Each number's shape upright and turned 180° (rows 2k, 2k+1), zero mean, unit norm."""
+        upright = np.array(self.shapes, np.float32).reshape(NUMBERS, GLYPH, GLYPH)
+        both = np.stack([upright, upright[:, ::-1, ::-1]], axis=1).reshape(2 * NUMBERS, -1)
+        return np.array([_normalised(shape) for shape in both])
+
+    def shape_weights(self, glyph: np.ndarray) -> np.ndarray | None:
+        """How well `glyph` (glyph_of) matches each number's shape, as weights for the
+        classifier's numbers 1..12 (the best 1, others less by their shortfall) and, last, for
+        "not a numeral" (as much less as the best match exceeds MATCHES). None when no shape
+        matches well enough: then it is no numeral of this deck the profile can speak for.
+        A 6 turned is a 9: the two take the better match of both, and the classifier (with the
+        bar or dot the deck prints) keeps telling which."""
+        similarity = (self._zero_mean_shapes @ _normalised(glyph)).reshape(NUMBERS, 2)
+        per_number = similarity.max(axis=1)
+        per_number[[5, 8]] = per_number[[5, 8]].max()
+        best = float(per_number.max())
+        if best < MATCHES:
+            return None
+        return np.exp(np.append(per_number - best, MATCHES - best) / SPREAD)
+
+    def as_json(self) -> dict[str, Any]:
+        """Plain numbers, for storing with the user's data."""
+        return {"inks": [list(ink) for ink in self.inks],
+                "shapes": [list(shape) for shape in self.shapes]}
+
+    @classmethod
+    def from_json(cls, data: Any) -> DeckProfile:
+        """The profile as_json gave; ValueError if `data` is not one."""
+        try:
+            inks = tuple(tuple(float(v) for v in ink) for ink in data["inks"])
+            shapes = tuple(tuple(float(v) for v in shape) for shape in data["shapes"])
+        except (KeyError, TypeError, ValueError) as error:
+            raise ValueError(f"not a deck profile ({error})") from None
+        if len(inks) != len(COLOURS) or any(len(ink) != 3 for ink in inks) \
+                or len(shapes) != NUMBERS or any(len(s) != GLYPH * GLYPH for s in shapes) \
+                or not all(math.isfinite(v) for v in (*sum(inks, ()), *sum(shapes, ()))):
+            raise ValueError(f"not a deck profile ({len(inks)} inks, {len(shapes)} shapes)")
+        return cls(inks, shapes)
+
+
+def _normalised(values: np.ndarray) -> np.ndarray:
+    """Values as one zero-mean, unit-norm vector (for normalised cross-correlation)."""
+    centred = np.asarray(values, np.float32).ravel() - float(np.mean(values))
+    return centred / max(float(np.linalg.norm(centred)), 1e-6)
+
+
+def learn_deck(image: np.ndarray) -> DeckProfile:
+    """The profile of the deck on a photo of all 60 cards laid out as a full Plaza (P5).
+    DeckError (a ValueError) says what is missing when the photo is not that; ValueError for a
+    picture that is no colour photo."""
+    return _profile(deck_cards(image))
+
+
+def deck_cards(image: np.ndarray) -> dict[Card, _Reading]:
+    """Each card of the deck, as read at its place on a photo of the full Plaza: its identity
+    is its place's (the row's colour, the column's number), whatever the reading says."""
+    readings = _places(_readings(image, on_plaza=True))
+    sure = [r for r in readings if isinstance(r.item, SeenCard)]
+    if len(sure) < 4:
+        raise DeckError(f"Found {len(sure)} of 60 cards: lay the whole deck out as a full "
+                        f"Plaza (a row per colour, a column per number) and photograph it "
+                        f"from above.")
+    to_grid, rows = _grid(sure)
+    cells = _on_grid(readings, to_grid)
+    missing = [cell for cell in np.ndindex(len(COLOURS), NUMBERS) if cell not in cells]
+    if missing:
+        cells |= _read_missing(image, missing, to_grid, sure)
+    missing = [cell for cell in np.ndindex(len(COLOURS), NUMBERS) if cell not in cells]
+    if missing:
+        names = ", ".join(f"{rows[row].value} {column + 1}" for row, column in missing)
+        raise DeckError(f"Found {60 - len(missing)} of 60 cards; missing: {names}. Lay the "
+                        f"whole deck out as a full Plaza and take the photo again.")
+    return {Card(rows[row], column + 1): reading for (row, column), reading in cells.items()}
+
+
+def _places(readings: list[_Reading]) -> list[_Reading]:
+    """One reading per place, as the reader reports them (_settle_duplicates)."""
+    cards, unsure = _settle_duplicates(readings)
+    kept = {id(seen) for seen in cards} | {unsure_card.corners for unsure_card in unsure}
+    chosen, seen_corners = [], set()
+    for reading in sorted(readings, key=lambda r: -r.confidence):
+        key = id(reading.item) if isinstance(reading.item, SeenCard) else reading.item.corners
+        if key in kept and key not in seen_corners:
+            seen_corners.add(key)
+            chosen.append(reading)
+    return chosen
+
+
+def _grid(sure: list[_Reading]) -> tuple[np.ndarray, tuple[Colour, ...]]:
+    """The homography from photo pixels to grid cells (x: column = number - 1, y: row), fitted to
+    the sure cards (a tilted camera makes the grid a perspective one), and the colour of each row
+    (top to bottom along the rows' normal, as the sure cards lie)."""
+    axis = _row_axis(sure)
+    across = np.array([-math.sin(axis), math.cos(axis)])
+    centres = np.array([r.frame.mean(axis=0) for r in sure])
+    colours = [r.item.card.colour for r in sure]
+    height = {colour: float(np.median([c @ across for c, own in zip(centres, colours,
+                                                                    strict=True) if own is colour]))
+              for colour in set(colours)}
+    rows = tuple(sorted(height, key=height.get))
+    if len(rows) < len(COLOURS):
+        absent = ", ".join(c.value for c in COLOURS if c not in height)
+        raise DeckError(f"No card read for sure in the row of {absent}: lay the whole deck out "
+                        f"as a full Plaza (a row per colour) and take the photo again.")
+    targets = np.array([(r.item.card.number - 1, rows.index(r.item.card.colour)) for r in sure],
+                       np.float64)
+    homography, inliers = cv2.findHomography(centres, targets, cv2.RANSAC, OFF_GRID)
+    if homography is None or inliers.sum() < 0.8 * len(sure):
+        raise DeckError("The cards read do not lie as a full Plaza (a row per colour, a column "
+                        "per number, 1 to 12 in order): lay the deck out so and take the photo "
+                        "again.")
+    return homography, rows
+
+
+def _cell_of(to_grid: np.ndarray, point: np.ndarray) -> tuple[int, int] | None:
+    x, y = cv2.perspectiveTransform(np.array([[point]], np.float64), to_grid)[0, 0]
+    column, row = round(x), round(y)
+    if max(abs(x - column), abs(y - row)) > OFF_GRID or not (0 <= column < NUMBERS
+                                                              and 0 <= row < len(COLOURS)):
+        return None
+    return row, column
+
+
+def _on_grid(readings: list[_Reading], to_grid: np.ndarray) -> dict[tuple[int, int], _Reading]:
+    """The most confident reading at each grid cell (row, column); readings off the grid (the
+    table's pattern) are left out."""
+    cells: dict[tuple[int, int], _Reading] = {}
+    for reading in sorted(readings, key=lambda r: -r.confidence):
+        cell = _cell_of(to_grid, reading.frame.mean(axis=0))
+        if cell is not None and reading.shape is not None and reading.ink is not None:
+            cells.setdefault(cell, reading)
+    return cells
+
+
+def _read_missing(image: np.ndarray, missing: list[tuple[int, int]], to_grid: np.ndarray,
+                  sure: list[_Reading]) -> dict[tuple[int, int], _Reading]:
+    """Places of the grid where the reader found nothing, read again against their own white
+    (_read_place): a card shaded or lit unlike the rest. The place is the nearest sure card's
+    frame, moved to the cell's centre."""
+    small, scale = working_copy(image)
+    axis = _row_axis(sure)
+    to_photo = np.linalg.inv(to_grid)
+    centres = np.array([r.frame.mean(axis=0) for r in sure])
+    found = {}
+    for row, column in missing:
+        centre = cv2.perspectiveTransform(np.array([[(column, row)]], np.float64), to_photo)[0, 0]
+        nearest = sure[int(np.argmin(np.linalg.norm(centres - centre, axis=1)))]
+        place = nearest.frame - nearest.frame.mean(axis=0) + centre
+        for reading in _read_place(small, place, scale, axis, unsure_too=True):
+            if _cell_of(to_grid, reading.frame.mean(axis=0)) == (row, column) \
+                    and reading.shape is not None and reading.ink is not None:
+                found[row, column] = reading
+                break
+    return found
+
+
+def _profile(cards: dict[Card, _Reading]) -> DeckProfile:
+    """Inks: each colour's median over its row. Shapes: each number's glyphs over its column,
+    each turned to lie as the column's most confident one does (so a card turned 180° or read
+    unsure adds its shape the right way round), then averaged; upright by that card's reading."""
+    inks = [np.median([_lab(cards[Card(colour, number)].ink)[0]
+                       for number in range(1, NUMBERS + 1)], axis=0) for colour in COLOURS]
+    shapes = []
+    for number in range(1, NUMBERS + 1):
+        column = sorted((cards[Card(colour, number)] for colour in COLOURS),
+                        key=lambda r: -r.confidence)
+        reference = _normalised(column[0].shape)
+        glyphs = [shape if _normalised(shape) @ reference
+                  >= _normalised(shape[::-1, ::-1]) @ reference
+                  else shape[::-1, ::-1] for shape in (r.shape for r in column)]
+        mean = np.mean(glyphs, axis=0)
+        if _upside_down(column[0].probabilities):
+            mean = mean[::-1, ::-1]
+        shapes.append(tuple(round(float(v), 4) for v in mean.ravel()))
+    return DeckProfile(inks=tuple(tuple(round(float(v), 3) for v in ink) for ink in inks),
+                       shapes=tuple(shapes))
