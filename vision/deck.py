@@ -24,7 +24,10 @@ from companion.games.plaza_cards import COLOURS, Card, Colour
 from vision.cards import (
     GLYPH,
     SeenCard,
+    _divide_by_paper,
+    _judging_by,
     _lab,
+    _paper_mask,
     _read_place,
     _Reading,
     _readings,
@@ -41,6 +44,7 @@ MATCHES = 0.75
 # How fast a number's weight falls with its shape's shortfall from the best match: a shortfall
 # of SPREAD divides the weight by e.
 SPREAD = 0.04
+UNREAD = 3  # at most this many cards lying in their place may be learnt without
 OFF_GRID = 0.35  # a place further than this (in cells) from a grid point is not on the grid
 
 
@@ -126,15 +130,28 @@ def deck_cards(image: np.ndarray) -> dict[Card, _Reading]:
                         f"from above.")
     to_grid, rows = _grid(sure)
     cells = _on_grid(readings, to_grid)
-    missing = [cell for cell in np.ndindex(len(COLOURS), NUMBERS) if cell not in cells]
-    if missing:
-        cells |= _read_missing(image, missing, to_grid, sure)
-    missing = [cell for cell in np.ndindex(len(COLOURS), NUMBERS) if cell not in cells]
-    if missing:
+    if _missing(cells):
+        cells |= _read_missing(image, _missing(cells), to_grid, sure)
+    if _missing(cells):
+        # The cards read teach the reader most of the deck: read with what they taught, a card
+        # of an odd face or ink that the classifier alone refused may read now.
+        with _judging_by(_profile({Card(rows[row], column + 1): reading
+                                   for (row, column), reading in cells.items()})):
+            again = _on_grid(_places(_readings(image, on_plaza=True)), to_grid)
+        cells |= {cell: again[cell] for cell in _missing(cells) if cell in again}
+    missing = _missing(cells)
+    # A few cards that lie in their place but did not read (an 11 set wide, its digits taken
+    # for two cards' pieces) leave enough of their row and column to learn from.
+    if missing and (len(missing) > UNREAD or any(
+            not _paper_at(image, _place(cell, to_grid, sure)) for cell in missing)):
         names = ", ".join(f"{rows[row].value} {column + 1}" for row, column in missing)
         raise DeckError(f"Found {60 - len(missing)} of 60 cards; missing: {names}. Lay the "
                         f"whole deck out as a full Plaza and take the photo again.")
     return {Card(rows[row], column + 1): reading for (row, column), reading in cells.items()}
+
+
+def _missing(cells: dict[tuple[int, int], _Reading]) -> list[tuple[int, int]]:
+    return [cell for cell in np.ndindex(len(COLOURS), NUMBERS) if cell not in cells]
 
 
 def _places(readings: list[_Reading]) -> list[_Reading]:
@@ -203,13 +220,9 @@ def _read_missing(image: np.ndarray, missing: list[tuple[int, int]], to_grid: np
     frame, moved to the cell's centre."""
     small, scale = working_copy(image)
     axis = _row_axis(sure)
-    to_photo = np.linalg.inv(to_grid)
-    centres = np.array([r.frame.mean(axis=0) for r in sure])
     found = {}
     for row, column in missing:
-        centre = cv2.perspectiveTransform(np.array([[(column, row)]], np.float64), to_photo)[0, 0]
-        nearest = sure[int(np.argmin(np.linalg.norm(centres - centre, axis=1)))]
-        place = nearest.frame - nearest.frame.mean(axis=0) + centre
+        place = _place((row, column), to_grid, sure)
         for reading in _read_place(small, place, scale, axis, unsure_too=True):
             if _cell_of(to_grid, reading.frame.mean(axis=0)) == (row, column) \
                     and reading.shape is not None and reading.ink is not None:
@@ -218,16 +231,51 @@ def _read_missing(image: np.ndarray, missing: list[tuple[int, int]], to_grid: np
     return found
 
 
+def _place(cell: tuple[int, int], to_grid: np.ndarray, sure: list[_Reading]) -> np.ndarray:
+    """The corners (photo pixels) of a grid cell (row, column): the nearest sure card's frame,
+    moved to the cell's centre."""
+    row, column = cell
+    centre = cv2.perspectiveTransform(np.array([[(column, row)]], np.float64),
+                                      np.linalg.inv(to_grid))[0, 0]
+    centres = np.array([r.frame.mean(axis=0) for r in sure])
+    nearest = sure[int(np.argmin(np.linalg.norm(centres - centre, axis=1)))]
+    return nearest.frame - nearest.frame.mean(axis=0) + centre
+
+
+def _paper_at(image: np.ndarray, place: np.ndarray) -> bool:
+    """Whether a card's paper lies at a place (corners, photo pixels): most of its inner half
+    is card stock, as the reader tells it (ink and artwork leave the rest), not table."""
+    small, scale = working_copy(image)
+    corners = place * scale
+    inner = corners.mean(axis=0) + 0.5 * (corners - corners.mean(axis=0))
+    x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int), 0)
+    x1, y1 = np.ceil(corners.max(axis=0)).astype(int)
+    crop = small[y0:y1, x0:x1]
+    if crop.size == 0:
+        return False
+    inside = np.zeros(crop.shape[:2], np.uint8)
+    cv2.fillPoly(inside, [np.round(inner - (x0, y0)).astype(np.int32)], 1)
+    paper = _paper_mask(small, _divide_by_paper(small))[y0:y1, x0:x1]
+    return bool(paper[inside > 0].mean() >= 0.5)
+
+
 def _profile(cards: dict[Card, _Reading]) -> DeckProfile:
     """Inks: each colour's median over its row. Shapes: each number's glyphs over its column,
     each turned to lie as the column's most confident one does (so a card turned 180° or read
-    unsure adds its shape the right way round), then averaged; upright by that card's reading."""
-    inks = [np.median([_lab(cards[Card(colour, number)].ink)[0]
-                       for number in range(1, NUMBERS + 1)], axis=0) for colour in COLOURS]
+    unsure adds its shape the right way round), then averaged; upright by that card's reading.
+    A colour or number none of `cards` shows (a deck partly read) gets no ink (Lab 0: black)
+    and no shape (blank: it matches no glyph)."""
+    inks = []
+    for colour in COLOURS:
+        row = [_lab(cards[card].ink)[0] for card in _cards_of(cards, colour=colour)]
+        inks.append(np.median(row, axis=0) if row else np.zeros(3))
     shapes = []
     for number in range(1, NUMBERS + 1):
-        column = sorted((cards[Card(colour, number)] for colour in COLOURS),
+        column = sorted((cards[card] for card in _cards_of(cards, number=number)),
                         key=lambda r: -r.confidence)
+        if not column:
+            shapes.append((0.0,) * (GLYPH * GLYPH))
+            continue
         reference = _normalised(column[0].shape)
         glyphs = [shape if _normalised(shape) @ reference
                   >= _normalised(shape[::-1, ::-1]) @ reference
@@ -238,3 +286,9 @@ def _profile(cards: dict[Card, _Reading]) -> DeckProfile:
         shapes.append(tuple(round(float(v), 4) for v in mean.ravel()))
     return DeckProfile(inks=tuple(tuple(round(float(v), 3) for v in ink) for ink in inks),
                        shapes=tuple(shapes))
+
+
+def _cards_of(cards: dict[Card, _Reading], colour: Colour | None = None,
+              number: int | None = None) -> list[Card]:
+    return [card for card in cards if card.colour is (colour or card.colour)
+            and card.number == (number or card.number)]
