@@ -1719,8 +1719,8 @@ def _ink_rgb(upright: np.ndarray, ink: np.ndarray, labels: np.ndarray, numeral: 
 def classify_ink(rgb: np.ndarray, deck: Mapping[Colour, np.ndarray] | None = None,
                  among: Sequence[Colour] = COLOURS) -> tuple[Colour, float]:
     """Nearest prototype ink in Lab, of the colours `among`; confidence from how much nearer it
-    is than the other colours (1 for the only one). `deck` (Lab per colour) replaces the
-    prototypes of the colours it names."""
+    is than the other colours (1 for the only one). `deck` (Lab per colour: one ink, or several
+    as rows) replaces the prototypes of the colours it names."""
     return _nearest_ink(_lab(np.asarray(rgb, np.float32))[0], deck, among)
 
 
@@ -1729,7 +1729,8 @@ def _nearest_ink(lab: np.ndarray, deck: Mapping[Colour, np.ndarray] | None = Non
     """classify_ink of an ink given in Lab."""
     rows, prototypes = _prototype_lab()
     distances = np.linalg.norm(prototypes - lab, axis=1)
-    per_colour = np.array([np.linalg.norm(deck[colour] - lab) if deck and colour in deck
+    per_colour = np.array([np.linalg.norm(np.atleast_2d(deck[colour]) - lab, axis=1).min()
+                           if deck and colour in deck
                            else distances[rows == colour.row].min() for colour in among])
     if len(among) == 1:
         return among[0], 1.0

@@ -12,6 +12,7 @@ place still empty, or a grid that cannot be laid, is an error naming what is mis
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from functools import cached_property
@@ -28,6 +29,7 @@ from vision.cards import (
     _judging_by,
     _lab,
     _paper_mask,
+    _prototype_lab,
     _read_place,
     _Reading,
     _readings,
@@ -56,13 +58,24 @@ class DeckError(ValueError):
 class DeckProfile:
     """One deck's inks and numeral shapes, as the reader measures them."""
 
-    inks: tuple[tuple[float, float, float], ...]  # CIE Lab of each colour's ink, Colour order
+    # Each colour's ink (Colour order), RGB relative to the paper white, as the reader measures.
+    inks: tuple[tuple[float, float, float], ...]
     # Per number 1..12: the numeral's glyph (vision.cards.glyph_of, GLYPH × GLYPH, row by row)
     # as it lies upright, averaged over the deck's five cards of that number.
     shapes: tuple[tuple[float, ...], ...]
 
+    @cached_property
+    def _ink_lab(self) -> dict[Colour, np.ndarray]:
+        rows, prototypes = _prototype_lab()
+        learnt = _lab(np.array(self.inks))
+        return {colour: np.vstack([learnt[colour.row], prototypes[rows == colour.row]])
+                for colour in COLOURS}
+
     def ink_lab(self) -> dict[Colour, np.ndarray]:
-        return {colour: np.array(ink) for colour, ink in zip(COLOURS, self.inks, strict=True)}
+        """Each colour's inks in CIE Lab (rows): the learnt one, and the typical ones as well: a
+        deep red learnt under good light, washed out by glare on another photo, is still nearer
+        a typical red than any other colour."""
+        return self._ink_lab
 
     @cached_property
     def _zero_mean_shapes(self) -> np.ndarray:
@@ -73,8 +86,8 @@ class DeckProfile:
 
     def shape_weights(self, glyph: np.ndarray) -> np.ndarray | None:
         """How well `glyph` (glyph_of) matches each number's shape, as weights for the
-        classifier's numbers 1..12 (the best 1, others less by their shortfall) and, last, for
-        "not a numeral" (as much less as the best match exceeds MATCHES). None when no shape
+        classifier's numbers 1..12 (the best 1, others less by their shortfall) and, last, 1 for
+        "not a numeral". None when no shape
         matches well enough: then it is no numeral of this deck the profile can speak for.
         A 6 turned is a 9: the two take the better match of both, and the classifier (with the
         bar or dot the deck prints) keeps telling which."""
@@ -84,7 +97,9 @@ class DeckProfile:
         best = float(per_number.max())
         if best < MATCHES:
             return None
-        return np.exp(np.append(per_number - best, MATCHES - best) / SPREAD)
+        # Whether it is a numeral at all is the classifier's to say: a stripe or a frame's side
+        # matches a 1 as well as the 1 does.
+        return np.exp(np.append(per_number - best, 0.0) / SPREAD)
 
     def as_json(self) -> dict[str, Any]:
         """Plain numbers, for storing with the user's data."""
@@ -128,7 +143,7 @@ def deck_cards(image: np.ndarray) -> dict[Card, _Reading]:
         raise DeckError(f"Found {len(sure)} of 60 cards: lay the whole deck out as a full "
                         f"Plaza (a row per colour, a column per number) and photograph it "
                         f"from above.")
-    to_grid, rows = _grid(sure)
+    to_grid, rows = _grid(readings)
     cells = _on_grid(readings, to_grid)
     if _missing(cells):
         cells |= _read_missing(image, _missing(cells), to_grid, sure)
@@ -167,30 +182,58 @@ def _places(readings: list[_Reading]) -> list[_Reading]:
     return chosen
 
 
-def _grid(sure: list[_Reading]) -> tuple[np.ndarray, tuple[Colour, ...]]:
-    """The homography from photo pixels to grid cells (x: column = number - 1, y: row), fitted to
-    the sure cards (a tilted camera makes the grid a perspective one), and the colour of each row
-    (top to bottom along the rows' normal, as the sure cards lie)."""
+def _grid(places: list[_Reading]) -> tuple[np.ndarray, tuple[Colour, ...]]:
+    """The homography from photo pixels to grid cells (x: column = number - 1, y: row), and the
+    colour of each row. Rows are the chains of places (sure or not) that touch end to end along
+    the rows' axis (P5: cards in a row touch), in order across it; the grid is fitted to the sure
+    cards' numbers and rows, so a colour the reader misnames (a teal green read as black) still
+    has its row. Each row then takes the colour most of its sure cards agree on, one colour per
+    row (P5)."""
+    sure = [r for r in places if isinstance(r.item, SeenCard)]
     axis = _row_axis(sure)
-    across = np.array([-math.sin(axis), math.cos(axis)])
-    centres = np.array([r.frame.mean(axis=0) for r in sure])
-    colours = [r.item.card.colour for r in sure]
-    height = {colour: float(np.median([c @ across for c, own in zip(centres, colours,
-                                                                    strict=True) if own is colour]))
-              for colour in set(colours)}
-    rows = tuple(sorted(height, key=height.get))
-    if len(rows) < len(COLOURS):
-        absent = ", ".join(c.value for c in COLOURS if c not in height)
-        raise DeckError(f"No card read for sure in the row of {absent}: lay the whole deck out "
-                        f"as a full Plaza (a row per colour) and take the photo again.")
-    targets = np.array([(r.item.card.number - 1, rows.index(r.item.card.colour)) for r in sure],
-                       np.float64)
-    homography, inliers = cv2.findHomography(centres, targets, cv2.RANSAC, OFF_GRID)
-    if homography is None or inliers.sum() < 0.8 * len(sure):
+    along = np.array([math.cos(axis), math.sin(axis)])
+    across = np.array([-along[1], along[0]])
+    centres = np.array([r.frame.mean(axis=0) for r in places])
+    widths = np.array([np.linalg.norm(r.frame[1] - r.frame[0]) for r in places])
+    chain = list(range(len(places)))  # union-find: each place's chain
+
+    def head(i: int) -> int:
+        while chain[i] != i:
+            i = chain[i]
+        return i
+
+    for i, (centre, width) in enumerate(zip(centres, widths, strict=True)):
+        steps = (centres - centre) @ along / width
+        aside = np.abs((centres - centre) @ across) / width
+        beside = np.flatnonzero((steps > 0.7) & (steps < 2.6) & (aside < 0.35))  # a hole too
+        if beside.size:
+            chain[head(int(beside[np.argmin(steps[beside])]))] = head(i)
+    heads = [head(i) for i in range(len(places))]
+    rows = sorted((h for h in set(heads) if heads.count(h) >= 3),
+                  key=lambda h: np.median([centres[i] @ across
+                                           for i in range(len(places)) if heads[i] == h]))
+    points, targets = [], []
+    if len(rows) == len(COLOURS):
+        for i, reading in enumerate(places):
+            if isinstance(reading.item, SeenCard) and heads[i] in rows:
+                points.append(centres[i])
+                targets.append((reading.item.card.number - 1, rows.index(heads[i])))
+    homography = None
+    if len(points) >= 2 * len(COLOURS):
+        homography, inliers = cv2.findHomography(np.array(points), np.array(targets, np.float64),
+                                                 cv2.RANSAC, OFF_GRID)
+    if homography is None or inliers.sum() < 0.8 * len(points):
         raise DeckError("The cards read do not lie as a full Plaza (a row per colour, a column "
                         "per number, 1 to 12 in order): lay the deck out so and take the photo "
                         "again.")
-    return homography, rows
+    votes = np.zeros((len(COLOURS), len(COLOURS)), int)  # [row, colour]: sure cards
+    for reading in sure:
+        cell = _cell_of(homography, reading.frame.mean(axis=0))
+        if cell is not None:
+            votes[cell[0], reading.item.card.colour.row] += 1
+    order = max(itertools.permutations(range(len(COLOURS))),
+                key=lambda colours: sum(votes[row, colour] for row, colour in enumerate(colours)))
+    return homography, tuple(COLOURS[colour] for colour in order)
 
 
 def _cell_of(to_grid: np.ndarray, point: np.ndarray) -> tuple[int, int] | None:
@@ -263,11 +306,11 @@ def _profile(cards: dict[Card, _Reading]) -> DeckProfile:
     """Inks: each colour's median over its row. Shapes: each number's glyphs over its column,
     each turned to lie as the column's most confident one does (so a card turned 180° or read
     unsure adds its shape the right way round), then averaged; upright by that card's reading.
-    A colour or number none of `cards` shows (a deck partly read) gets no ink (Lab 0: black)
+    A colour or number none of `cards` shows (a deck partly read) gets no ink (black)
     and no shape (blank: it matches no glyph)."""
     inks = []
     for colour in COLOURS:
-        row = [_lab(cards[card].ink)[0] for card in _cards_of(cards, colour=colour)]
+        row = [cards[card].ink for card in _cards_of(cards, colour=colour)]
         inks.append(np.median(row, axis=0) if row else np.zeros(3))
     shapes = []
     for number in range(1, NUMBERS + 1):
