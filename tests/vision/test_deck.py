@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import functools
 import json
+import subprocess
+import sys
+from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -21,6 +25,7 @@ from vision.deck import DeckError, DeckProfile, deck_cards, learn_deck
 from vision.photo import decode_photo
 
 needs_fonts = pytest.mark.skipif(not unseen_typefaces(), reason=MISSING_FONTS)
+ROOT = Path(__file__).resolve().parents[2]
 DECK_SEED = 500_000  # as bench/vision_plaza_unseen.py: the deck photo of photo seed s
 
 
@@ -132,3 +137,31 @@ def test_a_profile_survives_json_and_reads_alike():
 def test_what_is_no_profile_is_refused_clearly(data):
     with pytest.raises(ValueError, match="not a deck profile"):
         DeckProfile.from_json(data)
+
+
+def _run_cli(*arguments: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "vision", *arguments], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+
+
+@needs_fonts
+def test_the_command_line_reads_with_the_deck_learnt_from_a_deck_photo(tmp_path):
+    deck_photo, photo = tmp_path / "deck.jpg", tmp_path / "plaza.jpg"
+    deck_photo.write_bytes(_deck_photo(1000).jpeg)
+    photo.write_bytes(render_photo(1000).jpeg)
+    result = _run_cli("plaza", str(photo), "--json", "--deck", str(deck_photo))
+    assert result.returncode == 0, result.stderr
+    line = json.loads(result.stdout)
+    expected = read_plaza(decode_photo(photo.read_bytes()), _profile(1000))
+    assert {(c["colour"], c["number"]) for c in line["cards"]} == \
+        {(seen.card.colour.value, seen.card.number) for seen in expected.cards}
+
+
+def test_the_command_line_refuses_a_deck_photo_it_cannot_learn_from(tmp_path):
+    photo = tmp_path / "table.png"
+    rng = np.random.default_rng(3)
+    cv2.imwrite(str(photo), (rng.random((300, 400, 3)) * 60 + 80).astype(np.uint8))
+    result = _run_cli("hand", str(photo), "--deck", str(photo))
+    assert result.returncode == 2
+    assert "cannot learn the deck: Found 0 of 60 cards" in result.stderr
+    assert result.stdout == ""
