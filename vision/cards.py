@@ -1542,7 +1542,7 @@ def _card_from(numeral: _Numeral, upright: np.ndarray, ink: np.ndarray, labels: 
     frame = (box @ back[:, :2].T + back[:, 2]) / scale
     rgb = _ink_rgb(upright, ink, labels, numeral)
     deck = _DECK.get()
-    colour, colour_confidence = (classify_ink(rgb, deck.ink_lab() if deck else None) if rgb is not None
+    colour, colour_confidence = (classify_ink(rgb, deck.ink_lab if deck else None) if rgb is not None
                                  else (Colour.BLACK, 0.0))
     return replace(_judged(frame, numeral.probabilities, colour, colour_confidence, rgb,
                            numeral.box[3] / scale), glyph_width=numeral.box[2] / scale,

@@ -6,8 +6,10 @@ inks by the nearest learnt ink and weigh the classifier's numerals by the learnt
 The cards are found by the ordinary reader; in a full Plaza every row and column is full, so a
 card's identity comes from its place on the grid (its row's colour and its column's number, by
 the cards read for sure there), not from its own reading: an odd typeface's unsure 7 is still
-learnt as a 7. A place where the reader found nothing is read again against its own white; a
-place still empty, or a grid that cannot be laid, is an error naming what is missing.
+learnt as a 7. A place where the reader found nothing is read again against its own white, then
+with what the other cards taught. A few places still unread where a card's paper lies are
+learnt without; more, or one where no card lies, or a grid that cannot be laid, is an error
+naming what is missing.
 """
 
 from __future__ import annotations
@@ -65,17 +67,14 @@ class DeckProfile:
     shapes: tuple[tuple[float, ...], ...]
 
     @cached_property
-    def _ink_lab(self) -> dict[Colour, np.ndarray]:
-        rows, prototypes = _prototype_lab()
-        learnt = _lab(np.array(self.inks))
-        return {colour: np.vstack([learnt[colour.row], prototypes[rows == colour.row]])
-                for colour in COLOURS}
-
     def ink_lab(self) -> dict[Colour, np.ndarray]:
         """Each colour's inks in CIE Lab (rows): the learnt one, and the typical ones as well: a
         deep red learnt under good light, washed out by glare on another photo, is still nearer
         a typical red than any other colour."""
-        return self._ink_lab
+        rows, prototypes = _prototype_lab()
+        learnt = _lab(np.array(self.inks))
+        return {colour: np.vstack([learnt[colour.row], prototypes[rows == colour.row]])
+                for colour in COLOURS}
 
     @cached_property
     def _zero_mean_shapes(self) -> np.ndarray:
@@ -87,10 +86,9 @@ class DeckProfile:
     def shape_weights(self, glyph: np.ndarray) -> np.ndarray | None:
         """How well `glyph` (glyph_of) matches each number's shape, as weights for the
         classifier's numbers 1..12 (the best 1, others less by their shortfall) and, last, 1 for
-        "not a numeral". None when no shape
-        matches well enough: then it is no numeral of this deck the profile can speak for.
-        A 6 turned is a 9: the two take the better match of both, and the classifier (with the
-        bar or dot the deck prints) keeps telling which."""
+        "not a numeral". None when no shape matches well enough: then it is no numeral of this
+        deck the profile can speak for. A 6 turned is a 9: the two take the better match of
+        both, and the classifier (with the bar or dot the deck prints) keeps telling which."""
         similarity = (self._zero_mean_shapes @ _normalised(glyph)).reshape(NUMBERS, 2)
         per_number = similarity.max(axis=1)
         per_number[[5, 8]] = per_number[[5, 8]].max()
@@ -208,16 +206,26 @@ def _grid(places: list[_Reading]) -> tuple[np.ndarray, tuple[Colour, ...]]:
         beside = np.flatnonzero((steps > 0.7) & (steps < 2.6) & (aside < 0.35))  # a hole too
         if beside.size:
             chain[head(int(beside[np.argmin(steps[beside])]))] = head(i)
-    heads = [head(i) for i in range(len(places))]
-    rows = sorted((h for h in set(heads) if heads.count(h) >= 3),
-                  key=lambda h: np.median([centres[i] @ across
-                                           for i in range(len(places)) if heads[i] == h]))
+    heads = np.array([head(i) for i in range(len(places))])
+    # A chain's place across the rows; chains about as far across as each other are pieces of
+    # one row (a row's cards far apart where some were not found), rows lie a card's height
+    # apart at least.
+    height = float(np.median([np.linalg.norm(r.frame[3] - r.frame[0]) for r in places]))
+    level = {h: float(np.median(centres[heads == h] @ across)) for h in set(heads.tolist())}
+    rows: list[list[int]] = []
+    for h in sorted(level, key=level.get):
+        if rows and level[h] - level[rows[-1][-1]] < 0.5 * height:
+            rows[-1].append(h)
+        else:
+            rows.append([h])
+    rows = [row for row in rows if np.isin(heads, row).sum() >= 3]
     points, targets = [], []
     if len(rows) == len(COLOURS):
         for i, reading in enumerate(places):
-            if isinstance(reading.item, SeenCard) and heads[i] in rows:
+            row = next((k for k, chains in enumerate(rows) if heads[i] in chains), None)
+            if isinstance(reading.item, SeenCard) and row is not None:
                 points.append(centres[i])
-                targets.append((reading.item.card.number - 1, rows.index(heads[i])))
+                targets.append((reading.item.card.number - 1, row))
     homography = None
     if len(points) >= 2 * len(COLOURS):
         homography, inliers = cv2.findHomography(np.array(points), np.array(targets, np.float64),

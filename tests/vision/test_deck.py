@@ -57,7 +57,7 @@ def test_learnt_inks_and_shapes_tell_the_deck_apart():
     profile = _profile(1000)
     # Each colour's learnt ink is classified as that colour, surely.
     for colour, ink in zip(COLOURS, profile.inks, strict=True):
-        assert classify_ink(np.array(ink), profile.ink_lab()) == (colour, 1.0), colour
+        assert classify_ink(np.array(ink), profile.ink_lab) == (colour, 1.0), colour
     # Each learnt shape matches its own number best (6 and 9 alike: one shape turned).
     for number, shape in enumerate(profile.shapes, start=1):
         weights = profile.shape_weights(np.array(shape).reshape(GLYPH, GLYPH))
