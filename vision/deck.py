@@ -255,13 +255,21 @@ def _cell_of(to_grid: np.ndarray, point: np.ndarray) -> tuple[int, int] | None:
 
 def _on_grid(readings: list[_Reading], to_grid: np.ndarray) -> dict[tuple[int, int], _Reading]:
     """The most confident reading at each grid cell (row, column); readings off the grid (the
-    table's pattern) are left out."""
+    table's pattern), and corner indices read as cards, are left out."""
     cells: dict[tuple[int, int], _Reading] = {}
-    for reading in sorted(readings, key=lambda r: -r.confidence):
+    for reading in sorted(_card_sized(readings), key=lambda r: -r.confidence):
         cell = _cell_of(to_grid, reading.frame.mean(axis=0))
         if cell is not None and reading.shape is not None and reading.ink is not None:
             cells.setdefault(cell, reading)
     return cells
+
+
+def _card_sized(readings: list[_Reading]) -> list[_Reading]:
+    """The readings whose frame is about as wide as most (a card's), not far narrower (a corner
+    index's, read as a card of its own)."""
+    widths = np.array([np.linalg.norm(r.frame[1] - r.frame[0]) for r in readings])
+    return [r for r, width in zip(readings, widths, strict=True)
+            if width >= 0.75 * np.median(widths)]
 
 
 def _read_missing(image: np.ndarray, missing: list[tuple[int, int]], to_grid: np.ndarray,
@@ -284,12 +292,13 @@ def _read_missing(image: np.ndarray, missing: list[tuple[int, int]], to_grid: np
 
 def _place(cell: tuple[int, int], to_grid: np.ndarray, sure: list[_Reading]) -> np.ndarray:
     """The corners (photo pixels) of a grid cell (row, column): the nearest sure card's frame,
-    moved to the cell's centre."""
+    moved to the cell's centre; a card's frame, not a corner index's that read as a card."""
     row, column = cell
     centre = cv2.perspectiveTransform(np.array([[(column, row)]], np.float64),
                                       np.linalg.inv(to_grid))[0, 0]
-    centres = np.array([r.frame.mean(axis=0) for r in sure])
-    nearest = sure[int(np.argmin(np.linalg.norm(centres - centre, axis=1)))]
+    cards = _card_sized(sure)
+    centres = np.array([r.frame.mean(axis=0) for r in cards])
+    nearest = cards[int(np.argmin(np.linalg.norm(centres - centre, axis=1)))]
     return nearest.frame - nearest.frame.mean(axis=0) + centre
 
 
