@@ -92,6 +92,10 @@ NARROW = 0.36
 # A glyph narrower than this share of its height is no digit but a line (a frame's side, a
 # stripe): the narrowest 1 in those typefaces is 0.23 as wide as tall.
 THINNEST = 0.12
+# A deck profile (vision.deck) weighs a numeral's shape only where it is this many working pixels
+# tall or more: smaller, any narrow blob (an index's 2, a piece) resamples to a bar, the 1's shape.
+SHAPED = 16
+MAYBE = 0.05  # a deck profile favours only numbers the classifier gives this much or more
 
 
 @dataclass(frozen=True)
@@ -1784,20 +1788,23 @@ def _model() -> dict[str, np.ndarray]:
 def _classified(ink: np.ndarray, boxes: Sequence[tuple[float, float, float, float]]
                 ) -> np.ndarray:
     """Class probabilities of the numerals in `boxes`, weighed by the deck profile's numeral
-    shapes when a reading judges by one."""
+    shapes when a reading judges by one (numerals SHAPED tall or more)."""
     batch = np.stack([features(ink, box) for box in boxes])
     probabilities = classify(batch)
     deck = _DECK.get()
     if deck is None:
         return probabilities
-    return np.stack([_by_shape(p, deck.shape_weights(row[:GLYPH * GLYPH]))
-                     for p, row in zip(probabilities, batch, strict=True)])
+    return np.stack([_by_shape(p, deck.shape_weights(row[:GLYPH * GLYPH])
+                               if box[3] >= SHAPED else None)
+                     for p, row, box in zip(probabilities, batch, boxes, strict=True)])
 
 
 def _by_shape(probabilities: np.ndarray, weights: np.ndarray | None) -> np.ndarray:
     """The classes weighed by a deck's shape evidence (per number 1..12, then not a numeral;
-    None: no evidence either way)."""
-    if weights is None:
+    None: no evidence either way). The evidence refines the classifier among the numbers it
+    holds possible (MAYBE or more), never overrules it: a numeral the deck prints oddly stops
+    being unsure, a digit the classifier is sure of is no learnt shape's."""
+    if weights is None or _number_odds(probabilities)[weights[:12] == 1].max() < MAYBE:
         return probabilities
     weighed = probabilities * np.append(np.repeat(weights[:12], 2), weights[12])
     return (weighed / max(float(weighed.sum()), 1e-12)).astype(probabilities.dtype)
