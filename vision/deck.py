@@ -269,7 +269,7 @@ def _card_sized(readings: list[_Reading]) -> list[_Reading]:
     index's, read as a card of its own)."""
     widths = np.array([np.linalg.norm(r.frame[1] - r.frame[0]) for r in readings])
     return [r for r, width in zip(readings, widths, strict=True)
-            if width >= 0.75 * np.median(widths)]
+            if width >= 0.5 * np.median(widths)]
 
 
 def _read_missing(image: np.ndarray, missing: list[tuple[int, int]], to_grid: np.ndarray,
