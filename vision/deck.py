@@ -230,6 +230,10 @@ def _grid(places: list[_Reading]) -> tuple[np.ndarray, tuple[Colour, ...]]:
     if len(points) >= 2 * len(COLOURS):
         homography, inliers = cv2.findHomography(np.array(points), np.array(targets, np.float64),
                                                  cv2.RANSAC, OFF_GRID)
+    if len(rows) != len(COLOURS):
+        raise DeckError(f"Found {len(sure)} of 60 cards, in {len(rows)} rows of the 5 a full "
+                        f"Plaza has: lay the whole deck out, a row per colour, evenly lit, and "
+                        f"take the photo again.")
     if homography is None or inliers.sum() < 0.8 * len(points):
         raise DeckError("The cards read do not lie as a full Plaza (a row per colour, a column "
                         "per number, 1 to 12 in order): lay the deck out so and take the photo "

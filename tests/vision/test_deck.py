@@ -89,6 +89,15 @@ def test_a_partial_deck_names_the_cards_missing():
         assert name in message
 
 
+@needs_fonts
+def test_a_deck_with_rows_missing_says_how_many_rows_were_found():
+    deck = render_photo(1000, kind="legal").deck
+    photo = render_photo(1000 + DECK_SEED, kind="legal", size=(4000, 3000), deck=deck,
+                         cards=tuple(card for card in PACK if card.colour in COLOURS[:3]))
+    with pytest.raises(DeckError, match=r"Found \d+ of 60 cards, in 3 rows of the 5"):
+        learn_deck(decode_photo(photo.jpeg))
+
+
 def test_a_photo_with_no_cards_says_so():
     rng = np.random.default_rng(3)
     table = (rng.random((900, 1200, 3)) * 60 + 80).astype(np.uint8)
