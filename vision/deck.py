@@ -168,14 +168,16 @@ def _missing(cells: dict[tuple[int, int], _Reading]) -> list[tuple[int, int]]:
 
 
 def _places(readings: list[_Reading]) -> list[_Reading]:
-    """One reading per place, as the reader reports them (_settle_duplicates)."""
+    """One reading per place, as the reader reports them (_settle_duplicates): its sure cards,
+    and at each unsure place its most confident reading (a card read twice is unsure at the
+    place where it read less surely)."""
     cards, unsure = _settle_duplicates(readings)
-    kept = {id(seen) for seen in cards} | {unsure_card.corners for unsure_card in unsure}
-    chosen, seen_corners = [], set()
+    sure = {id(seen) for seen in cards}
+    unsure_places = {card.corners for card in unsure}
+    chosen = []
     for reading in sorted(readings, key=lambda r: -r.confidence):
-        key = id(reading.item) if isinstance(reading.item, SeenCard) else reading.item.corners
-        if key in kept and key not in seen_corners:
-            seen_corners.add(key)
+        if id(reading.item) in sure or reading.item.corners in unsure_places:
+            unsure_places.discard(reading.item.corners)
             chosen.append(reading)
     return chosen
 
