@@ -36,6 +36,7 @@ from tests.vision.render_plaza import (  # noqa: E402
     tuning_typefaces,
 )
 from vision.cards import HandReading, PlazaReading, read_hand, read_plaza  # noqa: E402
+from vision.deck import DeckProfile  # noqa: E402
 from vision.photo import decode_photo  # noqa: E402
 
 
@@ -87,12 +88,14 @@ class Run:
     read_ms: list[float] = field(default_factory=list)
     cpu_ms: list[float] = field(default_factory=list)
 
-    def read(self, photo, hand: bool) -> tuple[PlazaReading | HandReading, Counter, np.ndarray]:
-        """Decode and read one rendered photo on the clock, score it, and tally it."""
+    def read(self, photo, hand: bool, deck: DeckProfile | None = None
+             ) -> tuple[PlazaReading | HandReading, Counter, np.ndarray]:
+        """Decode and read one rendered photo on the clock (with the `deck` profile, if any),
+        score it, and tally it."""
         started, cpu_started = time.perf_counter(), time.thread_time()
         image = decode_photo(photo.jpeg)
         decoded = time.perf_counter()
-        reading = read_hand(image) if hand else read_plaza(image)
+        reading = read_hand(image, deck) if hand else read_plaza(image, deck)
         finished, cpu_finished = time.perf_counter(), time.thread_time()
         self.decode_ms.append((decoded - started) * 1000)
         self.read_ms.append((finished - started) * 1000)

@@ -1,7 +1,7 @@
 """Bench of the Plaza photo reader on photos from a second, independent renderer (issue 6).
 
 `python bench/vision_plaza_unseen.py [--photos 60] [--first-seed 0] [--size random|4000x3000]
-[--samples /tmp/p-unseen] [--show-errors]`. The photos come from
+[--samples /tmp/p-unseen] [--show-errors] [--calibrated]`. The photos come from
 tests/vision/render_plaza_unseen.py: decks, typefaces, surfaces and light the reader was never
 trained or tuned on. Prints the same figures as bench/vision_plaza.py (scored by its score()):
 per-card accuracy, whole-photo exact rate, unsure, wrong, missed and extra cards, the legality
@@ -11,6 +11,11 @@ tilt, blur, size, ...), by the card (colour, number, turned, its height in pixel
 of misreading. One photo in four is a hand; the Plazas alternate legal and illegal. With
 --samples, the first four photos and their annotated readings are saved there. Without the
 fonts (see MISSING_FONTS) it says so and exits cleanly.
+
+With --calibrated, each photo's deck is also photographed whole, laid out as a full Plaza (its
+own light, table and camera: render_full_deck), the reader learns it (vision.deck.learn_deck)
+and reads the photo again with that profile: the figures are printed for both readings, the
+breakdowns for the calibrated one, and every photo whose outcome changed is listed.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from __future__ import annotations
 import argparse
 import resource
 import sys
+import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -33,13 +39,30 @@ from tests.vision.render_plaza_unseen import (  # noqa: E402
     MISSING_FONTS,
     height_bucket,
     height_px,
+    render_full_deck,
     render_photo,
     unseen_typefaces,
 )
 from vision.cards import annotate  # noqa: E402
+from vision.deck import DeckError, DeckProfile, learn_deck  # noqa: E402
 from vision.photo import decode_photo  # noqa: E402
 
 OUTCOMES = ("right", "unsure", "wrong", "missed")
+DECK_PHOTO_SEEDS = 500_000  # the deck photo of photo seed s is rendered from seed s + this
+
+
+def learnt_deck(seed: int, photo, learn_cpu_ms: list[float]) -> DeckProfile | None:
+    """The profile learnt from a full-deck photo of `photo`'s deck (None, saying why, when the
+    reader cannot learn it); its CPU time is appended to `learn_cpu_ms`."""
+    deck_photo = render_full_deck(photo.deck, seed + DECK_PHOTO_SEEDS)
+    started = time.thread_time()
+    try:
+        return learn_deck(decode_photo(deck_photo.jpeg))
+    except DeckError as error:
+        print(f"  seed {seed}: no profile: {error}", flush=True)
+        return None
+    finally:
+        learn_cpu_ms.append((time.thread_time() - started) * 1000)
 
 
 def misreading(key: str) -> str:
@@ -111,6 +134,8 @@ def main() -> None:
     parser.add_argument("--samples", type=Path, default=None,
                         help="save the first four photos and their readings in this folder")
     parser.add_argument("--show-errors", action="store_true")
+    parser.add_argument("--calibrated", action="store_true",
+                        help="also read each photo with its deck learnt from a full-deck photo")
     arguments = parser.parse_args()
     if not unseen_typefaces():
         print(f"skipped: {MISSING_FONTS}")
@@ -118,7 +143,9 @@ def main() -> None:
     cv2.setNumThreads(1)
     size = None if arguments.size == "random" else \
         tuple(int(v) for v in arguments.size.split("x"))
-    run = Run()
+    run, plain = Run(), Run()
+    learn_cpu_ms: list[float] = []
+    unlearnt = 0
     mistakes: Counter = Counter()
     by_condition: dict[str, dict[str, Counter]] = defaultdict(lambda: defaultdict(Counter))
     by_card: dict[str, dict[str, Counter]] = defaultdict(lambda: defaultdict(Counter))
@@ -127,7 +154,15 @@ def main() -> None:
         seed = arguments.first_seed + index
         kind = "hand" if index % 4 == 3 else ("legal", "illegal")[index % 2]
         photo = render_photo(seed, kind=kind, size=size)
-        reading, counts, image = run.read(photo, kind == "hand")
+        if arguments.calibrated:
+            deck = learnt_deck(seed, photo, learn_cpu_ms)
+            unlearnt += deck is None
+            _, before, _ = plain.read(photo, kind == "hand")
+        reading, counts, image = run.read(photo, kind == "hand",
+                                          deck if arguments.calibrated else None)
+        if arguments.calibrated and error_details(before) != error_details(counts):
+            print(f"  seed {seed} {kind}: without profile {error_details(before)}, "
+                  f"with {error_details(counts)}", flush=True)
         if image.shape[0] * image.shape[1] >= 11e6:
             read_ms_12mp.append(run.read_ms[-1])
         counts["photos"] = 1
@@ -148,6 +183,11 @@ def main() -> None:
     print(f"photos: {photos} (unseen renderer, seeds {arguments.first_seed}.."
           f"{arguments.first_seed + photos - 1}, size {arguments.size}, "
           f"{len(unseen_typefaces())} typefaces installed), cards: {run.totals['cards']}")
+    if arguments.calibrated:
+        print("without calibration:")
+        plain.print_figures(photos)
+        print(f"with calibration (profiles learnt for {photos - unlearnt} of {photos} decks, "
+              f"learning CPU median {np.median(learn_cpu_ms):.0f} ms):")
     run.print_figures(photos)
     if read_ms_12mp:
         print(f"time per 12 MP photo ({len(read_ms_12mp)} of them): median "

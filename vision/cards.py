@@ -47,15 +47,21 @@ The pipeline anchors on the big printed numerals, because card outlines fail whe
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from companion.games.plaza_cards import COLOURS, Card, Colour, check_layout
+
+if TYPE_CHECKING:
+    from vision.deck import DeckProfile
 
 Corners = tuple[tuple[float, float], tuple[float, float], tuple[float, float],
                 tuple[float, float]]
@@ -88,6 +94,10 @@ NARROW = 0.36
 # A glyph narrower than this share of its height is no digit but a line (a frame's side, a
 # stripe): the narrowest 1 in those typefaces is 0.23 as wide as tall.
 THINNEST = 0.12
+# A deck profile (vision.deck) weighs a numeral's shape only where it is this many working pixels
+# tall or more: smaller, any narrow blob (an index's 2, a piece) resamples to a bar, the 1's shape.
+SHAPED = 16
+MAYBE = 0.05  # a deck profile favours only numbers the classifier gives this much or more
 
 
 @dataclass(frozen=True)
@@ -119,9 +129,11 @@ class HandReading:
     total: int  # P3: the sum of the numbers of the cards read (unsure cards not counted)
 
 
-def read_plaza(image: np.ndarray) -> PlazaReading:
-    """Every card on a Plaza photo, the P5 grid, and the P5 verdict on the cards read."""
-    cards, unsure = _read_cards(image, on_plaza=True)
+def read_plaza(image: np.ndarray, deck: DeckProfile | None = None) -> PlazaReading:
+    """Every card on a Plaza photo, the P5 grid, and the P5 verdict on the cards read; with a
+    `deck` profile (vision.deck.learn_deck), inks and numerals are judged against that deck's."""
+    with _judging_by(deck):
+        cards, unsure = _settle_duplicates(_readings(image, on_plaza=True))
     grid = [[None] * 12 for _ in COLOURS]
     for seen in cards:
         grid[seen.card.colour.row][seen.card.number - 1] = seen.card
@@ -141,9 +153,10 @@ def _count(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
-def read_hand(image: np.ndarray) -> HandReading:
-    """The cards left in a hand (lying apart) and their P3 total."""
-    cards, unsure = _read_cards(image, on_plaza=False)
+def read_hand(image: np.ndarray, deck: DeckProfile | None = None) -> HandReading:
+    """The cards left in a hand (lying apart) and their P3 total; `deck` as for read_plaza."""
+    with _judging_by(deck):
+        cards, unsure = _settle_duplicates(_readings(image, on_plaza=False))
     return HandReading(cards=cards, unsure=unsure,
                        total=sum(seen.card.number for seen in cards))
 
@@ -209,13 +222,35 @@ class _Numeral:
     bar: int = 0  # a flat bar (the mark of 6 and 9) under the digits: 1, over them: -1, none: 0
 
 
-def _read_cards(image: np.ndarray, on_plaza: bool
-                ) -> tuple[tuple[SeenCard, ...], tuple[UnsureCard, ...]]:
-    """Every card on the photo; on a Plaza, a card's place may settle its number (P5)."""
+# The deck profile the reading in progress judges by (None: the typical inks and the model
+# alone). A context variable rather than a parameter: it is consulted only where inks and
+# numerals are classified, deep below every finding step, which need not know of it; and each
+# thread (the app reads off its UI thread) has its own.
+_DECK: ContextVar[DeckProfile | None] = ContextVar("deck", default=None)
+
+
+@contextmanager
+def _judging_by(deck: DeckProfile | None) -> Iterator[None]:
+    token = _DECK.set(deck)
+    try:
+        yield
+    finally:
+        _DECK.reset(token)
+
+
+def working_copy(image: np.ndarray) -> tuple[np.ndarray, float]:
+    """The photo scaled to WORK_SIDE at most, and that scale."""
     _check_image(image)
     scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) \
         if scale < 1 else image
+    return small, scale
+
+
+def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
+    """Every card on the photo, as read (a place may be read twice: see _settle_duplicates);
+    on a Plaza, a card's place may settle its number (P5)."""
+    small, scale = working_copy(image)
     normalised = _divide_by_paper(small)
     # Half size: plenty for outlines. The loose mask is for a second look (_read_off_white).
     paper, loose = _paper_masks(small[::2, ::2], normalised[::2, ::2], (0.3, LOOSE_TINT))
@@ -273,9 +308,8 @@ def _read_cards(image: np.ndarray, on_plaza: bool
     # Ink that lies between the deck's colours, read as an unsure numeral, is nearly always a
     # pattern of the table (a print, a check), and reporting it would ask for a retake for
     # nothing: it is dropped. Sure cards, and unsure ones in a clear ink, are kept.
-    found = [reading for reading in found
-             if isinstance(reading.item, SeenCard) or reading.colour_confidence >= INK_CLEAR]
-    return _settle_duplicates(found)
+    return [reading for reading in found
+            if isinstance(reading.item, SeenCard) or reading.colour_confidence >= INK_CLEAR]
 
 
 def _read_uncut(normalised: np.ndarray, paper: np.ndarray, found: list[_Reading], scale: float,
@@ -593,8 +627,8 @@ def _read_place(small: np.ndarray, place: np.ndarray, scale: float, axis: float,
     region = _Region(rect=((float(centre[0]), float(centre[1])), (width, height), angle),
                      card_shaped=False)
     shift = np.array([x0, y0]) / scale
-    return [_judged(r.frame + shift, r.probabilities, r.colour, r.colour_confidence, r.ink,
-                    r.glyph)
+    return [replace(_judged(r.frame + shift, r.probabilities, r.colour, r.colour_confidence,
+                            r.ink, r.glyph), shape=r.shape)
             for r in _read_region(normalised, own_paper, region, scale, True, width, axis,
                                   unsure_too=unsure_too)
             if unsure_too or isinstance(r.item, SeenCard)]
@@ -950,7 +984,7 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
     groups = _group_digits(_without_frames(blobs, stats, labels), dots, cut)
     if not groups:
         return [], labels, 0.0
-    probabilities = classify(np.stack([features(ink, box) for box, _, _, _ in groups]))
+    probabilities = _classified(ink, [box for box, _, _, _ in groups])
     probabilities = [_line() if box[2] < THINNEST * box[3] else
                      _narrow_is_one(p) if box[2] < NARROW * box[3] else p
                      for (box, _, _, _), p in zip(groups, probabilities, strict=True)]
@@ -1092,7 +1126,7 @@ def _join_broken_digits(candidates: list[_Numeral], ink: np.ndarray) -> list[_Nu
             continue
         other = unread[piece]
         box = _union([_as_blob(numeral.box), _as_blob(other.box)])
-        whole = classify(features(ink, box)[None])[0]
+        whole = _classified(ink, [box])[0]
         if whole[REJECT] < 0.5:
             used.add(piece)
             joined.append(_orient_six_or_nine(_Numeral(box, numeral.labels + other.labels,
@@ -1581,6 +1615,7 @@ class _Reading:
     ink: np.ndarray | None  # the numeral's ink, RGB relative to the paper white
     glyph: float  # the numeral's height, photo pixels
     glyph_width: float = 0.0  # the numeral's width, photo pixels (0: not known)
+    shape: np.ndarray | None = None  # the numeral's glyph (glyph_of), as the classifier saw it
 
 
 def _card_from(numeral: _Numeral, upright: np.ndarray, ink: np.ndarray, labels: np.ndarray,
@@ -1589,16 +1624,20 @@ def _card_from(numeral: _Numeral, upright: np.ndarray, ink: np.ndarray, labels: 
     box = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
     frame = (box @ back[:, :2].T + back[:, 2]) / scale
     rgb = _ink_rgb(upright, ink, labels, numeral)
-    colour, colour_confidence = classify_ink(rgb) if rgb is not None else (Colour.BLACK, 0.0)
+    deck = _DECK.get()
+    colour, colour_confidence = (classify_ink(rgb, deck.ink_lab if deck else None) if rgb is not None
+                                 else (Colour.BLACK, 0.0))
     return replace(_judged(frame, numeral.probabilities, colour, colour_confidence, rgb,
-                           numeral.box[3] / scale), glyph_width=numeral.box[2] / scale)
+                           numeral.box[3] / scale), glyph_width=numeral.box[2] / scale,
+                   shape=glyph_of(ink, numeral.box))
 
 
 def _rejudged(reading: _Reading, probabilities: np.ndarray, colour_confidence: float
               ) -> _Reading:
     """A reading judged again, with the number its place or the colour its deck told."""
     return replace(_judged(reading.frame, probabilities, reading.colour, colour_confidence,
-                           reading.ink, reading.glyph), glyph_width=reading.glyph_width)
+                           reading.ink, reading.glyph), glyph_width=reading.glyph_width,
+                   shape=reading.shape)
 
 
 def _judged(frame: np.ndarray, probabilities: np.ndarray, colour: Colour,
@@ -1766,8 +1805,8 @@ def _ink_rgb(upright: np.ndarray, ink: np.ndarray, labels: np.ndarray, numeral: 
 def classify_ink(rgb: np.ndarray, deck: Mapping[Colour, np.ndarray] | None = None,
                  among: Sequence[Colour] = COLOURS) -> tuple[Colour, float]:
     """Nearest prototype ink in Lab, of the colours `among`; confidence from how much nearer it
-    is than the other colours (1 for the only one). `deck` (Lab per colour) replaces the
-    prototypes of the colours it names."""
+    is than the other colours (1 for the only one). `deck` (Lab per colour: one ink, or several
+    as rows) replaces the prototypes of the colours it names."""
     return _nearest_ink(_lab(np.asarray(rgb, np.float32))[0], deck, among)
 
 
@@ -1776,7 +1815,8 @@ def _nearest_ink(lab: np.ndarray, deck: Mapping[Colour, np.ndarray] | None = Non
     """classify_ink of an ink given in Lab."""
     rows, prototypes = _prototype_lab()
     distances = np.linalg.norm(prototypes - lab, axis=1)
-    per_colour = np.array([np.linalg.norm(deck[colour] - lab) if deck and colour in deck
+    per_colour = np.array([np.linalg.norm(np.atleast_2d(deck[colour]) - lab, axis=1).min()
+                           if deck and colour in deck
                            else distances[rows == colour.row].min() for colour in among])
     if len(among) == 1:
         return among[0], 1.0
@@ -1790,9 +1830,8 @@ def _nearest_ink(lab: np.ndarray, deck: Mapping[Colour, np.ndarray] | None = Non
 # Numeral classifier: features and a small two-layer network (weights in vision/data/cards)
 
 
-def features(ink: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
-    """A numeral's ink, resampled into a GLYPH square keeping its aspect, plus gradient
-    orientation histograms and its aspect ratio."""
+def glyph_of(ink: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+    """A numeral's ink, resampled into a GLYPH square keeping its aspect, darkest at 1."""
     x, y, w, h = (int(round(v)) for v in box)
     patch = ink[max(0, y):y + h, max(0, x):x + w]
     side = max(patch.shape)
@@ -1801,6 +1840,14 @@ def features(ink: np.ndarray, box: tuple[float, float, float, float]) -> np.ndar
     square[top:top + patch.shape[0], left:left + patch.shape[1]] = patch
     glyph = cv2.resize(square, (GLYPH, GLYPH), interpolation=cv2.INTER_AREA)
     glyph /= max(float(glyph.max()), 1e-3)
+    return glyph
+
+
+def features(ink: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+    """A numeral's glyph (glyph_of), plus gradient orientation histograms and its aspect
+    ratio."""
+    x, y, w, h = (int(round(v)) for v in box)
+    glyph = glyph_of(ink, box)
     gx = cv2.Sobel(glyph, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(glyph, cv2.CV_32F, 0, 1, ksize=3)
     magnitude = np.hypot(gx, gy)
@@ -1818,6 +1865,31 @@ def features(ink: np.ndarray, box: tuple[float, float, float, float]) -> np.ndar
 def _model() -> dict[str, np.ndarray]:
     with np.load(MODEL_PATH) as data:
         return {name: data[name].astype(np.float32) for name in data.files}
+
+
+def _classified(ink: np.ndarray, boxes: Sequence[tuple[float, float, float, float]]
+                ) -> np.ndarray:
+    """Class probabilities of the numerals in `boxes`, weighed by the deck profile's numeral
+    shapes when a reading judges by one (numerals SHAPED tall or more)."""
+    batch = np.stack([features(ink, box) for box in boxes])
+    probabilities = classify(batch)
+    deck = _DECK.get()
+    if deck is None:
+        return probabilities
+    return np.stack([_by_shape(p, deck.shape_weights(row[:GLYPH * GLYPH])
+                               if box[3] >= SHAPED else None)
+                     for p, row, box in zip(probabilities, batch, boxes, strict=True)])
+
+
+def _by_shape(probabilities: np.ndarray, weights: np.ndarray | None) -> np.ndarray:
+    """The classes weighed by a deck's shape evidence (per number 1..12, then not a numeral;
+    None: no evidence either way). The evidence refines the classifier among the numbers it
+    holds possible (MAYBE or more), never overrules it: a numeral the deck prints oddly stops
+    being unsure, a digit the classifier is sure of is no learnt shape's."""
+    if weights is None or _number_odds(probabilities)[weights[:12] == 1].max() < MAYBE:
+        return probabilities
+    weighed = probabilities * np.append(np.repeat(weights[:12], 2), weights[12])
+    return (weighed / max(float(weighed.sum()), 1e-12)).astype(probabilities.dtype)
 
 
 def classify(batch: np.ndarray) -> np.ndarray:

@@ -1,14 +1,22 @@
-"""`python -m vision plaza PHOTO... [--json]` and `python -m vision hand PHOTO... [--json]`."""
+"""`python -m vision plaza PHOTO... [--json] [--deck DECKPHOTO]` and `python -m vision hand
+PHOTO... [--json] [--deck DECKPHOTO]`. With --deck, the deck is learnt first from DECKPHOTO (all
+60 cards laid out as a full Plaza: vision.deck) and every photo is read with it; a deck photo it
+cannot learn from is a wrong argument (exit code 2, with why)."""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from vision.cards import HandReading, PlazaReading, SeenCard, UnsureCard, read_hand, read_plaza
 from vision.cli import run_photos
+from vision.deck import DeckError, DeckProfile, learn_deck
+from vision.photo import UnreadablePhoto, load_photo
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
@@ -18,16 +26,19 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         command = commands.add_parser(name, help=helptext, description=helptext)
         command.add_argument("photos", nargs="+", metavar="PHOTO")
         command.add_argument("--json", action="store_true", help="one JSON object per line")
+        command.add_argument("--deck", metavar="DECKPHOTO",
+                             help="a photo of the whole deck laid out as a full Plaza: read "
+                                  "by that deck's inks and numerals")
         command.set_defaults(run=run)
 
 
-def plaza_json(image: np.ndarray) -> dict[str, Any]:
-    reading = read_plaza(image)
+def plaza_json(image: np.ndarray, deck: DeckProfile | None = None) -> dict[str, Any]:
+    reading = read_plaza(image, deck)
     return {**_cards_json(reading), "legal": reading.legal, "problems": list(reading.problems)}
 
 
-def hand_json(image: np.ndarray) -> dict[str, Any]:
-    reading = read_hand(image)
+def hand_json(image: np.ndarray, deck: DeckProfile | None = None) -> dict[str, Any]:
+    reading = read_hand(image, deck)
     return {**_cards_json(reading), "total": reading.total}
 
 
@@ -57,8 +68,21 @@ def _summary(result: dict[str, Any]) -> str:
 
 
 def _run_plaza(arguments: argparse.Namespace) -> int:
-    return run_photos(arguments.photos, plaza_json, _summary, arguments.json)
+    return _run(arguments, plaza_json)
 
 
 def _run_hand(arguments: argparse.Namespace) -> int:
-    return run_photos(arguments.photos, hand_json, _summary, arguments.json)
+    return _run(arguments, hand_json)
+
+
+def _run(arguments: argparse.Namespace,
+         read: Callable[[np.ndarray, DeckProfile | None], dict[str, Any]]) -> int:
+    deck = None
+    if arguments.deck:
+        try:
+            deck = learn_deck(load_photo(Path(arguments.deck)))
+        except (UnreadablePhoto, DeckError) as error:
+            print(f"{arguments.deck}: cannot learn the deck: {error}", file=sys.stderr)
+            return 2
+    return run_photos(arguments.photos, lambda image: read(image, deck), _summary,
+                      arguments.json)

@@ -1,9 +1,11 @@
 """Plaza photos (issue 6). Check the Plaza from a photo: pick a photo, read it off the UI loop,
 and show the annotated photo, the cards read and the P5 verdict with the offending cards. And
 read the cards left in a hand, for the end-of-hand entry (companion/ui/games/plaza.py).
+Optionally the user teaches the app the deck from one photo of it laid out as a full Plaza
+(vision.deck); checks and hand reads then judge by that deck's inks and numerals.
 
-check_plaza_photo and read_hand_photo are the pure parts (bytes in, what to show out);
-PlazaPhotoCheck draws the check.
+check_plaza_photo, read_hand_photo and teach_deck are the pure parts (bytes in, what to show
+out); PlazaPhotoCheck draws the check and the teaching.
 """
 
 from __future__ import annotations
@@ -14,12 +16,15 @@ import flet as ft
 
 from companion.games.plaza_cards import COLOURS, Card
 from companion.ui.photo_tool import SHOWN_SIDE, PhotoTool, shown_png
+from companion.ui.widgets import action
+from storage.deck_profile import DeckProfileStore
 from vision.cards import annotate, read_hand, read_plaza
-from vision.photo import decode_photo
+from vision.deck import DeckError, DeckProfile, learn_deck
+from vision.photo import UnreadablePhoto, decode_photo
 
 # SHOWN_SIDE moved to photo_tool.py with the shared cycle; still importable from here.
 __all__ = ["HAND_SHOWN_SIDE", "SHOWN_SIDE", "HandPhoto", "PhotoCheck", "PlazaPhotoCheck",
-           "check_plaza_photo", "read_hand_photo"]
+           "check_plaza_photo", "read_hand_photo", "saved_deck", "teach_deck"]
 
 # A hand's photo is shown small beside its cards: a smaller copy (a 12 MP photo's PNG goes from
 # about 1.3 MB to a quarter of that) is sent to the phone.
@@ -34,11 +39,11 @@ class PhotoCheck:
     problems: tuple[str, ...]  # why cards break P5, and the unsure cards
 
 
-def check_plaza_photo(data: bytes) -> PhotoCheck:
-    """Read a Plaza photo; raises UnreadablePhoto (its message is for the player) when the
-    bytes are not a photo the app can read."""
+def check_plaza_photo(data: bytes, deck: DeckProfile | None = None) -> PhotoCheck:
+    """Read a Plaza photo (judged by the taught `deck`, if any); raises UnreadablePhoto (its
+    message is for the player) when the bytes are not a photo the app can read."""
     image = decode_photo(data)
-    reading = read_plaza(image)
+    reading = read_plaza(image, deck)
     lines = tuple(f"{colour}: " + ", ".join(str(card.number) for card in row if card)
                   for colour, row in zip(COLOURS, reading.grid, strict=True) if any(row))
     if not reading.cards and not reading.unsure:
@@ -66,10 +71,11 @@ class HandPhoto:
     unsure: int  # cards seen but not read surely: never guessed
 
 
-def read_hand_photo(data: bytes) -> HandPhoto:
-    """Read a photo of the cards left in a hand; raises UnreadablePhoto like check_plaza_photo."""
+def read_hand_photo(data: bytes, deck: DeckProfile | None = None) -> HandPhoto:
+    """Read a photo of the cards left in a hand; `deck` and UnreadablePhoto as for
+    check_plaza_photo."""
     image = decode_photo(data)
-    reading = read_hand(image)
+    reading = read_hand(image, deck)
     return HandPhoto(picture=shown_png(annotate(image, reading), HAND_SHOWN_SIDE),
                      cards=tuple(seen.card for seen in reading.cards),
                      unsure=len(reading.unsure))
@@ -83,7 +89,56 @@ def show_check(check: PhotoCheck) -> list[ft.Control]:
                      semantics_label="The photo, each card outlined and labelled")]
 
 
+def saved_deck(store: DeckProfileStore) -> DeckProfile | None:
+    """The deck the user taught the app, or None (none taught, or its file was damaged: then it
+    is set aside with a notice, and photos are read without it)."""
+    data = store.load()
+    if data is None:
+        return None
+    try:
+        return DeckProfile.from_json(data)
+    except ValueError as error:
+        store.set_aside(str(error))
+        return None
+
+
+def teach_deck(data: bytes, store: DeckProfileStore) -> str:
+    """Learn the deck on a photo of all 60 cards laid out as a full Plaza and save it (on disk
+    before this returns); what was learnt, for the player. UnreadablePhoto says why not (the
+    cards missing, say), and the deck taught before, if any, stays."""
+    try:
+        profile = learn_deck(decode_photo(data))
+    except DeckError as error:
+        raise UnreadablePhoto(str(error)) from None
+    store.save(profile.as_json())
+    return ("Learnt your deck: the inks of its 5 colours and the numerals 1 to 12 from all 60 "
+            "cards. Plaza checks and hand photos now read by it.")
+
+
 @ft.component
-def PlazaPhotoCheck():
-    """The tool: a button to pick a photo, a progress ring while it is read, then the result."""
-    return PhotoTool("Choose a photo of the Plaza", check_plaza_photo, show=show_check)
+def PlazaPhotoCheck(store: DeckProfileStore):
+    """The tool: a button to pick a photo, a progress ring while it is read, then the result;
+    above it, teaching the app the deck (or forgetting it). `store` keeps the taught deck."""
+    taught, set_taught = ft.use_state(lambda: store.load() is not None)
+
+    def forget(_) -> None:
+        store.forget()
+        set_taught(False)
+
+    def learnt(_) -> None:
+        set_taught(True)
+
+    deck_controls: list[ft.Control] = [
+        ft.Text("Your deck is taught: photos are read by its inks and numerals." if taught
+                else "Photos are read for any deck. For an unusual deck, teach the app yours "
+                     "from one photo of all 60 cards laid out as a full Plaza."),
+        PhotoTool("Teach the app your deck", lambda data: teach_deck(data, store),
+                  show=lambda message: [ft.Text(message)] if taught else [],
+                  on_result=learnt),
+        *([action("Forget my deck", forget)] if taught else []),
+    ]
+    return ft.Column([
+        *deck_controls,
+        PhotoTool("Choose a photo of the Plaza",
+                  lambda data: check_plaza_photo(data, saved_deck(store)), show=show_check),
+    ])

@@ -18,6 +18,7 @@ from companion.core.types import MatchId, PlayerId
 from companion.games.registry import GAMES, game_for
 from companion.ui.sharing import Sharing
 from storage import Library, open_library
+from storage.deck_profile import DeckProfileStore
 from storage.library import random_id, utc_now
 
 
@@ -29,12 +30,18 @@ class Services:
     today: Callable[[], date] = date.today
     games: dict[str, Game] = field(default_factory=lambda: GAMES)
     sharing: Sharing = field(default_factory=Sharing)  # the table shared on the network, if any
+    # The deck the user taught the app (issue 6 calibration), kept in the data folder.
+    deck_profile: DeckProfileStore = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.deck_profile = DeckProfileStore(self.data_dir)
 
     @property
     def notices(self) -> tuple[str, ...]:
-        """Every repair since opening, said on the home screen: data files and picture sets."""
+        """Every repair since opening, said on the home screen: data files, picture sets and
+        the deck profile."""
         return (*(notice.message for notice in self.storage.notices),
-                *self.storage.pictures.notices)
+                *self.storage.pictures.notices, *self.deck_profile.notices)
 
     def game(self, key: str) -> Game:
         return game_for(key)

@@ -528,8 +528,10 @@ def _smooth_noise(rng: np.random.Generator, shape: tuple[int, int],
 
 def render_photo(seed: int, *, kind: Kind | None = None, size: tuple[int, int] | None = None,
                  cards: tuple[Card, ...] | None = None,
-                 typefaces: tuple[Typeface, ...] | None = None) -> Photo:
-    """One photo of a Plaza (legal or illegal) or of a hand, all choices drawn from `seed`."""
+                 typefaces: tuple[Typeface, ...] | None = None, deck: Deck | None = None
+                 ) -> Photo:
+    """One photo of a Plaza (legal or illegal) or of a hand, all choices drawn from `seed`
+    (but the `deck`, when given)."""
     rng = np.random.default_rng(seed)
     typefaces = typefaces or unseen_typefaces()
     if not typefaces:
@@ -540,7 +542,7 @@ def render_photo(seed: int, *, kind: Kind | None = None, size: tuple[int, int] |
                                       p=(0.3, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.05, 0.05))]
         if rng.random() < 0.25:
             size = size[::-1]
-    deck = random_deck(rng, typefaces)
+    deck = deck or random_deck(rng, typefaces)
     if cards is None:
         if kind == "hand":
             cards = tuple(sorted(_random_cards(rng, int(rng.integers(1, 12)), set())))
@@ -572,6 +574,12 @@ def render_photo(seed: int, *, kind: Kind | None = None, size: tuple[int, int] |
         "card height": height_bucket(card_height),
     }
     return Photo(bgr, jpeg, tuple(placed), deck, kind, conditions)
+
+
+def render_full_deck(deck: Deck, seed: int, size: tuple[int, int] = (4000, 3000)) -> Photo:
+    """A photo of the whole `deck` laid out as a full Plaza (P5: 5 rows of 12), as a user
+    takes it once to teach the reader the deck: its light, table and camera drawn from `seed`."""
+    return render_photo(seed, kind="legal", size=size, cards=PACK, deck=deck)
 
 
 def height_px(placed: PlacedCard) -> float:

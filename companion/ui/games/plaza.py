@@ -49,8 +49,9 @@ from companion.ui.games.plaza_draft import (
     winner_problem,
 )
 from companion.ui.photo_tool import PhotoTool
-from companion.ui.plaza_photo import HandPhoto, PlazaPhotoCheck, read_hand_photo
+from companion.ui.plaza_photo import HandPhoto, PlazaPhotoCheck, read_hand_photo, saved_deck
 from companion.ui.widgets import TOUCH, action, typed_text
+from storage.deck_profile import DeckProfileStore
 
 # The colours of the pack, so a colour button looks like the cards it stands for.
 SWATCHES = {
@@ -101,8 +102,10 @@ def card_picker(colour: Colour, chosen: tuple[Card, ...], unavailable: frozenset
     ])
 
 
-def hand_photo(charge: ChargeDraft, names: Mapping[str, str], edit: Edit) -> ft.Control:
-    """Read a player's cards from a photo: they fill his cards, to be checked before the save."""
+def hand_photo(charge: ChargeDraft, names: Mapping[str, str], edit: Edit,
+               deck_store: DeckProfileStore) -> ft.Control:
+    """Read a player's cards from a photo (by the deck taught in `deck_store`, if any): they
+    fill his cards, to be checked before the save."""
     player, name = charge.player, names.get(charge.player, charge.player)
 
     def show(photo: HandPhoto) -> list[ft.Control]:
@@ -115,13 +118,14 @@ def hand_photo(charge: ChargeDraft, names: Mapping[str, str], edit: Edit) -> ft.
                       expand=True),
         ], vertical_alignment=ft.CrossAxisAlignment.START)]
 
-    return PhotoTool(f"Read {name}'s cards from a photo", read_hand_photo, show=show,
+    return PhotoTool(f"Read {name}'s cards from a photo",
+                     lambda data: read_hand_photo(data, saved_deck(deck_store)), show=show,
                      on_result=lambda photo: edit(
                          lambda d: fill_from_photo(d, player, photo.cards, photo.unsure)))
 
 
 def charge_section(draft: Draft, charge: ChargeDraft, names: Mapping[str, str],
-                   edit: Edit) -> ft.Control:
+                   edit: Edit, deck_store: DeckProfileStore) -> ft.Control:
     """One loser's line: his points so far, how they are entered, and the field or the cards."""
     player, by_cards = charge.player, charge.entry is Entry.CARDS
     name = names.get(player, player)
@@ -129,7 +133,7 @@ def charge_section(draft: Draft, charge: ChargeDraft, names: Mapping[str, str],
     problem = field_problem(draft, charge)
     if by_cards:
         field: list[ft.Control] = [
-            hand_photo(charge, names, edit),  # first: its place, so its state, stays put
+            hand_photo(charge, names, edit, deck_store),  # first: its place, so its state, stays put
             ft.Text(card_list(charge.cards) if charge.cards else "No cards tapped yet."),
             *problem_text(problem),
             *([ft.Text(f"{name}'s cards: pick a colour, then tap the numbers."),
@@ -235,7 +239,8 @@ def PlazaEntry(context: EntryContext):
                        primary=player == draft.winner)
                 for player in state.seating.seats], wrap=True),
         *problem_text(winner_problem(draft)),
-        *([charge_section(draft, charge, context.names, edit) for charge in draft.losers]
+        *([charge_section(draft, charge, context.names, edit, context.services.deck_profile)
+           for charge in draft.losers]
           if draft.winner else [ft.Text("Then enter what each other player still holds.")]),
         *problem_text(draft.problem),
         action(f"Save corrected hand {draft.hand}" if correcting else f"Record hand {draft.hand}",
@@ -246,7 +251,7 @@ def PlazaEntry(context: EntryContext):
             *([FillInAdviser()] if advising else []),
             action("Hide the photo check" if checking_photo else "Check the Plaza from a photo",
                    lambda _: set_checking_photo(not checking_photo)),
-            *([PlazaPhotoCheck()] if checking_photo else []),
+            *([PlazaPhotoCheck(context.services.deck_profile)] if checking_photo else []),
         ]),
     ])
 

@@ -1,0 +1,39 @@
+"""Teaching the app your deck, in the browser (issue 6): a rendered photo of a whole deck laid
+out as a full Plaza is uploaded through the file chooser; the app says what it learnt, keeps it
+in the data folder, and forgets it on request.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from storage.deck_profile import PROFILE_FILE
+from tests.browser.conftest import screenshot
+from tests.browser.test_plaza import button, seat_players, see, start_game
+from tests.vision.render_plaza_unseen import (
+    MISSING_FONTS,
+    render_full_deck,
+    render_photo,
+    unseen_typefaces,
+)
+
+
+@pytest.mark.skipif(not unseen_typefaces(), reason=MISSING_FONTS)
+def test_the_deck_is_taught_from_a_full_deck_photo_and_forgotten(app_server, open_app,
+                                                                  tmp_path):
+    photo_path = tmp_path / "deck.jpg"
+    photo_path.write_bytes(render_full_deck(render_photo(1000, kind="legal").deck, 501_000).jpeg)
+    seat_players(app_server, ("Ann", "Bob"))
+    page = open_app(app_server.url, 390, 1400)  # tall: the result stays in the semantics tree
+    start_game(page, ("Ann", "Bob"))
+    button(page, "Check the Plaza from a photo").click()
+    with page.expect_file_chooser() as chooser:
+        button(page, "Teach the app your deck").click()
+    chooser.value.set_files(str(photo_path))
+    page.get_by_text("Learnt your deck", exact=False).wait_for(timeout=90_000)  # a busy machine
+    see(page, "Your deck is taught: photos are read by its inks and numerals.")
+    assert (app_server.data_dir / PROFILE_FILE).is_file()
+    screenshot(page, "plaza-deck-taught")
+    button(page, "Forget my deck").click()
+    page.get_by_text("Photos are read for any deck.", exact=False).wait_for(timeout=10_000)
+    assert not (app_server.data_dir / PROFILE_FILE).exists()
