@@ -18,7 +18,9 @@ How it works, and why:
   piece: a single transform can bend to cover two offset pieces), confirmed densely; features
   are found on a CLAHE-equalised grey image (vision.matching), only on and around
   the pieces' outlines (the table's texture gave most keypoints and most of the time). A SIFT
-  "fit" the outlines do not confirm is "unsure".
+  "fit" the outlines do not confirm is "unsure". Bodies whose sides are clearly out of line are
+  "not-full-side" before anything the content says (offset bodies are misread), and SIFT's
+  "another picture" gives way when both bodies look like cells of the picture.
 - Without a picture, the outlines' interlock and the continuity of colour across the seam are
   judged, and the verdict says it is weaker.
 - Counting (T6) is vision.count (count_pieces here hands over to it): the rectangle placed
@@ -309,11 +311,7 @@ def check_fit(photo: np.ndarray, picture: Picture | None) -> FitVerdict:
             return verdict
     by_features = _check_fit_by_features(scene_of(work, factor, picture, found), picture)
     if joined is False and by_features.fit is not True:
-        if by_features.fit is False:
-            return by_features
-        reason = placed.contradiction() if placed else None
-        return FitVerdict(False, reason or "not-full-side", round(_apart(work, found, pair), 3),
-                          False, by_features.pieces)
+        return _why_not_joined(work, found, pair, placed, by_features)
     if by_features.fit and not joined:  # the outlines do not show the seam closed: retake
         return FitVerdict(None, "unsure", 0.0, False, by_features.pieces)
     if by_features.fit is None and placed is not None:
@@ -366,6 +364,26 @@ def _apart(work: np.ndarray, found: Pieces, pair: Pair) -> float:
     table, the bodies' sides out of line, or the table's width across the seam."""
     return max(1 - pair.seam, min(1.0, pair.level), min(1.0, seam_gap(work, found, pair)
                                                           / (2 * GAP_OPEN)))
+
+
+def _why_not_joined(work: np.ndarray, found: Pieces, pair: Pair, placed: _PairPlacement,
+                    by_features: FitVerdict) -> FitVerdict:
+    """Why a pair whose outlines are not joined along one full side is no fit, by the order of
+    the evidence. Bodies whose sides are clearly out of line (an offset, a corner touch) are
+    not joined on a full side whatever their content (a turned or foreign piece laid against
+    the side would be in line). Bodies in line but apart are a gap between neighbours, or
+    pieces whose tabs bump because they do not belong together: there what the features name,
+    then what the picture clearly says, tells which; the features' "another picture" (their
+    keypoints near a piece explain no cell) does not stand against both bodies looking like
+    cells of the picture."""
+    apart = round(_apart(work, found, pair), 3)
+    if pair.level > LEVEL_OUT:
+        return FitVerdict(False, "not-full-side", apart, False, by_features.pieces)
+    if by_features.fit is False and not (by_features.reason == "wrong-picture"
+                                         and placed.both_of_picture()):
+        return by_features
+    return FitVerdict(False, placed.contradiction() or "not-full-side", apart, False,
+                      by_features.pieces)
 
 
 def _check_fit_by_features(scene: Scene, picture: Picture) -> FitVerdict:
@@ -474,6 +492,10 @@ class _PairPlacement:
         if self.total[alternative] > self.total[fit] - CONTRADICTS:
             return None
         return "wrong-orientation" if alternative[0] != alternative[2] else "not-neighbours"
+
+    def both_of_picture(self) -> bool:
+        """Does each body look like some cell of the picture under some turn?"""
+        return max(self.first.min(), self.second.min()) <= LOOKS_LIKE
 
     def rival(self) -> tuple[int, int, int, int]:
         """The best placing on two different cells that does not make the pair fit."""
