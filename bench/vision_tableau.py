@@ -10,7 +10,8 @@ vision.jigsaw.FIT_DECODE_SIDE / COUNT_DECODE_SIDE). The picture each check is ma
 itself made the way a user would: a rendered box-cover photo, rectified from four marked
 corners. The held-out set uses pictures and surfaces the reader was not tuned on, and other
 seeds.
-Prints rates with their counts, per-case results, median and p90 time, and peak memory: traced
+Prints rates with their counts, per-case results, the reasons refused non-fits were given by
+case (a confusion table: the players see the reason), median and p90 time, and peak memory: traced
 (tracemalloc) on a few photos after the timed run, since tracing slows every allocation, and the
 process's peak resident size. --profile adds where the CPU time went (cProfile, CPU clock).
 """
