@@ -18,9 +18,8 @@ How it works, and why:
   piece: a single transform can bend to cover two offset pieces), confirmed densely; features
   are found on a CLAHE-equalised grey image (vision.matching), only on and around
   the pieces' outlines (the table's texture gave most keypoints and most of the time). A SIFT
-  "fit" the outlines do not confirm is "unsure". Bodies whose sides are clearly out of line are
-  "not-full-side" before anything the content says (offset bodies are misread), and SIFT's
-  "another picture" gives way when both bodies look like cells of the picture.
+  "fit" the outlines do not confirm is "unsure". SIFT's "another picture" gives way to bodies
+  clearly out of line (not-full-side) and to the picture's clear turn or non-neighbour.
 - Without a picture, the outlines' interlock and the continuity of colour across the seam are
   judged, and the verdict says it is weaker.
 - Counting (T6) is vision.count (count_pieces here hands over to it): the rectangle placed
@@ -368,22 +367,22 @@ def _apart(work: np.ndarray, found: Pieces, pair: Pair) -> float:
 
 def _why_not_joined(work: np.ndarray, found: Pieces, pair: Pair, placed: _PairPlacement,
                     by_features: FitVerdict) -> FitVerdict:
-    """Why a pair whose outlines are not joined along one full side is no fit, by the order of
-    the evidence. Bodies whose sides are clearly out of line (an offset, a corner touch) are
-    not joined on a full side whatever their content (a turned or foreign piece laid against
-    the side would be in line). Bodies in line but apart are a gap between neighbours, or
-    pieces whose tabs bump because they do not belong together: there what the features name,
-    then what the picture clearly says, tells which; the features' "another picture" (their
-    keypoints near a piece explain no cell) does not stand against both bodies looking like
-    cells of the picture."""
+    """Why a pair whose outlines are not joined along one full side is no fit: what the features
+    name, else what the picture clearly says, else not-full-side. The features' "another
+    picture" (keypoints near a piece that explain no cell) is the weakest of these: bodies
+    clearly out of line (an offset, a corner touch) are not-full-side instead, since the
+    features there see a piece's displaced part; and where both bodies look like cells of the
+    picture, the picture's clear turn or non-neighbour names the reason."""
     apart = round(_apart(work, found, pair), 3)
-    if pair.level > LEVEL_OUT:
-        return FitVerdict(False, "not-full-side", apart, False, by_features.pieces)
-    if by_features.fit is False and not (by_features.reason == "wrong-picture"
-                                         and placed.both_of_picture()):
+    contradiction = placed.contradiction()
+    if by_features.fit is False and by_features.reason == "wrong-picture":
+        if pair.level > LEVEL_OUT:
+            return FitVerdict(False, "not-full-side", apart, False, by_features.pieces)
+        if placed.both_of_picture() and contradiction in ("wrong-orientation", "not-neighbours"):
+            return FitVerdict(False, contradiction, apart, False, by_features.pieces)
+    if by_features.fit is False:
         return by_features
-    return FitVerdict(False, placed.contradiction() or "not-full-side", apart, False,
-                      by_features.pieces)
+    return FitVerdict(False, contradiction or "not-full-side", apart, False, by_features.pieces)
 
 
 def _check_fit_by_features(scene: Scene, picture: Picture) -> FitVerdict:
