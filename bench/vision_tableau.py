@@ -10,7 +10,8 @@ vision.jigsaw.FIT_DECODE_SIDE / COUNT_DECODE_SIDE). The picture each check is ma
 itself made the way a user would: a rendered box-cover photo, rectified from four marked
 corners. The held-out set uses pictures and surfaces the reader was not tuned on, and other
 seeds.
-Prints rates with their counts, per-case results, median and p90 time, and peak memory: traced
+Prints rates with their counts, per-case results, the reasons refused non-fits were given by
+case (a confusion table: the players see the reason), median and p90 time, and peak memory: traced
 (tracemalloc) on a few photos after the timed run, since tracing slows every allocation, and the
 process's peak resident size. --profile adds where the CPU time went (cProfile, CPU clock).
 """
@@ -51,6 +52,8 @@ from vision.photo import decode_photo  # noqa: E402
 from vision.pictures import Picture, picture_from_cover  # noqa: E402
 
 cv2.setNumThreads(1)
+# the reasons a refusal can give, in the order of the rendered cases that should get them
+REFUSAL_REASONS = ("wrong-orientation", "not-neighbours", "not-full-side", "wrong-picture")
 SETS = {"tune": (render.TUNE_PICTURES, render.TUNE_SURFACES, 0),
         "held-out": (render.HELD_OUT_PICTURES, render.HELD_OUT_SURFACES, 500_000)}
 
@@ -120,6 +123,8 @@ class Tally:
     per_case: dict[str, collections.Counter] = field(
         default_factory=lambda: collections.defaultdict(collections.Counter))
     counts: collections.Counter = field(default_factory=collections.Counter)
+    # (case, reason) of every non-fit refused: does the reason the players see match the case?
+    refused: collections.Counter = field(default_factory=collections.Counter)
 
     def fit(self, jpeg: bytes, picture: Picture, case: str) -> tuple[FitVerdict, str]:
         """Check one fit photo; its verdict and outcome (accept, reject or unsure)."""
@@ -127,6 +132,8 @@ class Tally:
         outcome = ("unsure" if verdict.fit is None else "accept" if verdict.fit else "reject")
         self.per_case[case][outcome] += 1
         self.per_case[case]["reason-right"] += verdict.reason == render.EXPECTED_REASON[case]
+        if verdict.fit is False and case != "fit":
+            self.refused[case, verdict.reason] += 1
         return verdict, outcome
 
     def count(self, jpeg: bytes, picture: Picture,
@@ -179,6 +186,18 @@ class Tally:
             tally = per_case[case]
             print(f"  {case:16s} {tally['accept']:4d} {tally['reject']:4d} {tally['unsure']:4d}"
                   f" {tally['reason-right']:4d}")
+        self.print_reasons()
+
+    def print_reasons(self) -> None:
+        """The non-fits refused, by case (rows) and the reason given (columns)."""
+        right = sum(n for (case, reason), n in self.refused.items()
+                    if reason == render.EXPECTED_REASON[case])
+        print(f"reasons of the refused non-fits (as expected: "
+              f"{rate(right, sum(self.refused.values()))}); rows the case, columns the reason")
+        print(f"  {'':16s}" + "".join(f"{reason:>18s}" for reason in REFUSAL_REASONS))
+        for case in (c for c in render.FIT_CASES if c != "fit"):
+            print(f"  {case:16s}" + "".join(f"{self.refused[case, reason]:>18d}"
+                                             for reason in REFUSAL_REASONS))
 
 
 def main() -> None:

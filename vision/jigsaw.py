@@ -18,7 +18,8 @@ How it works, and why:
   piece: a single transform can bend to cover two offset pieces), confirmed densely; features
   are found on a CLAHE-equalised grey image (vision.matching), only on and around
   the pieces' outlines (the table's texture gave most keypoints and most of the time). A SIFT
-  "fit" the outlines do not confirm is "unsure".
+  "fit" the outlines do not confirm is "unsure". SIFT's "another picture" gives way to bodies
+  clearly out of line (not-full-side) and to the picture's clear turn or non-neighbour.
 - Without a picture, the outlines' interlock and the continuity of colour across the seam are
   judged, and the verdict says it is weaker.
 - Counting (T6) is vision.count (count_pieces here hands over to it): the rectangle placed
@@ -309,11 +310,7 @@ def check_fit(photo: np.ndarray, picture: Picture | None) -> FitVerdict:
             return verdict
     by_features = _check_fit_by_features(scene_of(work, factor, picture, found), picture)
     if joined is False and by_features.fit is not True:
-        if by_features.fit is False:
-            return by_features
-        reason = placed.contradiction() if placed else None
-        return FitVerdict(False, reason or "not-full-side", round(_apart(work, found, pair), 3),
-                          False, by_features.pieces)
+        return _why_not_joined(work, found, pair, placed, by_features)
     if by_features.fit and not joined:  # the outlines do not show the seam closed: retake
         return FitVerdict(None, "unsure", 0.0, False, by_features.pieces)
     if by_features.fit is None and placed is not None:
@@ -366,6 +363,26 @@ def _apart(work: np.ndarray, found: Pieces, pair: Pair) -> float:
     table, the bodies' sides out of line, or the table's width across the seam."""
     return max(1 - pair.seam, min(1.0, pair.level), min(1.0, seam_gap(work, found, pair)
                                                           / (2 * GAP_OPEN)))
+
+
+def _why_not_joined(work: np.ndarray, found: Pieces, pair: Pair, placed: _PairPlacement,
+                    by_features: FitVerdict) -> FitVerdict:
+    """Why a pair whose outlines are not joined along one full side is no fit: what the features
+    name, else what the picture clearly says, else not-full-side. The features' "another
+    picture" (keypoints near a piece that explain no cell) is the weakest of these: bodies
+    clearly out of line (an offset, a corner touch) are not-full-side instead, since the
+    features there see a piece's displaced part; and where both bodies look like cells of the
+    picture, the picture's clear turn or non-neighbour names the reason."""
+    apart = round(_apart(work, found, pair), 3)
+    contradiction = placed.contradiction()
+    if by_features.fit is False and by_features.reason == "wrong-picture":
+        if pair.level > LEVEL_OUT:
+            return FitVerdict(False, "not-full-side", apart, False, by_features.pieces)
+        if placed.both_of_picture() and contradiction in ("wrong-orientation", "not-neighbours"):
+            return FitVerdict(False, contradiction, apart, False, by_features.pieces)
+    if by_features.fit is False:
+        return by_features
+    return FitVerdict(False, contradiction or "not-full-side", apart, False, by_features.pieces)
 
 
 def _check_fit_by_features(scene: Scene, picture: Picture) -> FitVerdict:
@@ -474,6 +491,10 @@ class _PairPlacement:
         if self.total[alternative] > self.total[fit] - CONTRADICTS:
             return None
         return "wrong-orientation" if alternative[0] != alternative[2] else "not-neighbours"
+
+    def both_of_picture(self) -> bool:
+        """Does each body look like some cell of the picture under some turn?"""
+        return max(self.first.min(), self.second.min()) <= LOOKS_LIKE
 
     def rival(self) -> tuple[int, int, int, int]:
         """The best placing on two different cells that does not make the pair fit."""

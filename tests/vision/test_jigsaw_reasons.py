@@ -1,0 +1,49 @@
+"""T4: a refused pair is refused for the right reason, the one the players are shown.
+
+Photos from the independent renderer (tests/vision/render_jigsaw_unseen.py) at its tuning seeds
+(bench/vision_tableau_unseen.py --first-seed 3000 and 4000, photo index = seed - first seed),
+checked exactly as the bench checks them: the picture added from a box-cover photo, the photo
+decoded at the fit's decode size. Each case here was refused for another reason before.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.vision import render_jigsaw_unseen as unseen
+from vision.jigsaw import FIT_DECODE_SIDE, check_fit
+from vision.photo import decode_photo
+from vision.pictures import picture_from_cover
+
+COVER_SEED = 700_000  # the bench's box-cover seeds: picture i is photographed with seed + i
+
+
+def refusal(case: str, seed: int) -> tuple[bool | None, str]:
+    photo = unseen.fit_photo(unseen.UNSEEN_PICTURES, case, seed)
+    jpeg, corners = unseen.cover_photo(
+        photo.picture, COVER_SEED + unseen.UNSEEN_PICTURES.index(photo.picture))
+    picture = picture_from_cover(photo.picture, decode_photo(jpeg), corners)
+    verdict = check_fit(decode_photo(photo.jpeg, FIT_DECODE_SIDE), picture)
+    return verdict.fit, verdict.reason
+
+
+@pytest.mark.parametrize(("case", "seed"), [("offset", 4053), ("corner", 4031),
+                                            ("corner", 3024)])
+def test_t4_pieces_whose_sides_are_out_of_line_are_not_joined_on_a_full_side(case, seed):
+    # was wrong-picture: the features near an offset piece see its displaced part
+    assert refusal(case, seed) == (False, "not-full-side")
+
+
+@pytest.mark.parametrize(("case", "seed", "reason"), [
+    ("rotated", 4064, "wrong-orientation"),
+    ("wrong-neighbour", 3009, "not-neighbours"),
+])
+def test_t4_pieces_that_both_look_like_the_picture_are_not_called_another_picture(
+        case, seed, reason):
+    # the features' keypoints near one piece explained no cell ("wrong-picture"), but both
+    # bodies look like cells of the picture: the picture names what is wrong
+    assert refusal(case, seed) == (False, reason)
+
+
+def test_t4_a_gap_between_true_neighbours_stays_not_a_full_side():
+    assert refusal("gap", 3005) == (False, "not-full-side")
