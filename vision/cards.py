@@ -911,8 +911,10 @@ class _PaperShare:
     def __call__(self, x0: float, y0: float, x1: float, y1: float) -> float:
         box = max(1.0, (y1 - y0) * (x1 - x0))
         x0, y0, x1, y1 = x0 + self.pad, y0 + self.pad, x1 + self.pad, y1 + self.pad
-        x0, y0 = int(np.clip(x0, 0, self.width)), int(np.clip(y0, 0, self.height))
-        x1, y1 = int(np.clip(x1, 0, self.width)), int(np.clip(y1, 0, self.height))
+        # Plain min and max: np.clip on single numbers, for every blob of a dotted table, cost
+        # a tenth of its read.
+        x0, y0 = int(min(max(x0, 0), self.width)), int(min(max(y0, 0), self.height))
+        x1, y1 = int(min(max(x1, 0), self.width)), int(min(max(y1, 0), self.height))
         papers = self.paper[y1, x1] - self.paper[y0, x1] - self.paper[y1, x0] + self.paper[y0, x0]
         inks = self.ink[y1, x1] - self.ink[y0, x1] - self.ink[y1, x0] + self.ink[y0, x0]
         return float(papers) / max(1.0, box - float(inks))
@@ -947,7 +949,8 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
         if not on_paper(x, y, w, h):  # the table
             continue
         (blobs if h >= 9 or flat else dots).append((x, y, w, h, label))
-    groups = _group_digits(_without_frames(blobs, stats, labels), dots, cut)
+    blobs = _without_frames(blobs, stats, labels)
+    groups = _group_digits(blobs, cut)
     if not groups:
         return [], labels, 0.0
     probabilities = classify(np.stack([features(ink, box) for box, _, _, _ in groups]))
@@ -956,10 +959,19 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
                      for (box, _, _, _), p in zip(groups, probabilities, strict=True)]
     # Crowders are lone digits (or cut blobs, never read): a group's first label names it.
     lone = {members[0]: p for (_, members, _, _), p in zip(groups, probabilities, strict=True)}
-    candidates = [_orient_six_or_nine(_Numeral(
-        box=box, labels=members, bar=bar,
-        probabilities=_doubted(p) if _crowded(box, p, crowders, lone) else p))
-        for (box, members, bar, crowders), p in zip(groups, probabilities, strict=True)]
+    # A lone digit is too tall to pass for its own dot, so every digit may stand among the dots.
+    spots = _spots(dots + [b for b in blobs if _digit_like(b)])
+    candidates = []
+    for (box, members, bar, crowders), p in zip(groups, probabilities, strict=True):
+        if _crowded(box, p, crowders, lone):
+            p = _doubted(p)
+        # A lone digit's full stop ("6.") marks it; looked for only beside a numeral read (a
+        # dotted table leaves thousands of lone dots unread, and their marks would count for
+        # nothing). The dot stays out of the box: the classifier never saw one beside a digit.
+        if len(members) == 1 and p[REJECT] < 0.5:
+            bar = _dot_side(box, spots)
+        candidates.append(_orient_six_or_nine(_Numeral(box=box, labels=members, bar=bar,
+                                                       probabilities=p)))
     candidates = _join_broken_digits(candidates, ink)
     numerals = [numeral for numeral in candidates if numeral.probabilities[REJECT] < 0.5]
     if not numerals:
@@ -1080,7 +1092,7 @@ def _join_broken_digits(candidates: list[_Numeral], ink: np.ndarray) -> list[_Nu
     unread = [c for c in candidates if c.probabilities[REJECT] >= 0.5]
     read = [c for c in candidates if c.probabilities[REJECT] < 0.5]
     blobs = [_as_blob(c.box) for c in read + unread]
-    near = _line_neighbours(blobs)  # a necessary test: a dotted table leaves thousands unread
+    near = _line_neighbours(blobs, len(read))  # a dotted table leaves thousands unread
     joined: list[_Numeral] = []
     used: set[int] = set()
     for index, numeral in enumerate(read):
@@ -1232,22 +1244,22 @@ def _index_loop(ink: np.ndarray, ink_mask: np.ndarray, numeral: _Numeral,
 Blob = tuple[int, int, int, int, int]  # x, y, w, h, label of an ink component
 
 
-def _group_digits(blobs: list[Blob], dots: list[Blob], cut: list[Blob]
+def _group_digits(blobs: list[Blob], cut: list[Blob]
                   ) -> list[tuple[tuple[float, float, float, float], tuple[int, ...], int,
                                   tuple[Blob, ...]]]:
     """Join two digits side by side (10, 11, 12) and a flat bar just under or over a digit (the
     mark of 6 and 9). Returns (box, labels, bar, crowders) per group; bar is 1 for a bar under
-    the digits (or a dot after a lone digit, at its foot: "6."), -1 for one over them (or a dot
-    before it, at its head: "6." turned), 0 for none; a lone digit's crowders are the lone blobs
+    the digits, -1 for one over them, 0 for none (a lone digit's full stop is looked for once
+    it reads as a numeral: _find_numerals); a lone digit's crowders are the lone blobs
     near it that could be its other digit (then it may be no sure reading: a 12 read as 2 would
     flip a Plaza's verdict), and those the frame's edge `cut` (12 turned, its 1 beyond the frame).
     Digits of next cards mostly lie further apart: a card is wider than its numeral's height."""
-    digits = [b for b in blobs if b[3] >= 0.6 * b[2] or b[3] >= 14]
-    bars = [b for b in blobs if b not in digits]
+    digits = [b for b in blobs if _digit_like(b)]
+    bars = [b for b in blobs if not _digit_like(b)]
     # The closest fitting pairs first: a frame's edge or a picture beside a numeral can pass for a
     # digit of about its height, but not of its height and baseline as well as its partner.
     others = digits + cut  # an index past the digits names a cut blob
-    nearby = _line_neighbours(others)
+    nearby = _line_neighbours(others, len(digits))  # cut blobs are only looked at
     centres = [d[0] + d[2] / 2 for d in digits]
     pairs = sorted((misfit, i, j) for i, first in enumerate(digits) for j in nearby[i]
                    if j < len(digits) and centres[i] < centres[j]
@@ -1256,8 +1268,6 @@ def _group_digits(blobs: list[Blob], dots: list[Blob], cut: list[Blob]
     for _, i, j in pairs:
         if i not in partner and j not in partner:
             partner[i], partner[j] = j, i
-    # A lone digit is too tall to pass for its own dot, so every digit may stand among the dots.
-    spots = _spots(dots + digits)
     result = []
     for i, digit in enumerate(digits):
         if partner.get(i, len(digits)) < i:
@@ -1282,11 +1292,13 @@ def _group_digits(blobs: list[Blob], dots: list[Blob], cut: list[Blob]
         if len(marks) == 1:
             group.append(marks[0])
             side = 1 if marks[0][1] + marks[0][3] / 2 > y0 + h / 2 else -1
-        if not side and len(group) == 1:
-            # The dot stays out of the box: the classifier never saw one beside a digit.
-            side = _dot_side((x0, y0, w, h), spots)
         result.append((_union(group), tuple(b[4] for b in group), side, crowders))
     return result
+
+
+def _digit_like(blob: Blob) -> bool:
+    """Tall enough for a digit (else flat: perhaps the bar of a 6 or a 9)."""
+    return blob[3] >= 0.6 * blob[2] or blob[3] >= 14
 
 
 # Two blobs that might be digits of one number (loosely): their tops or feet at most this
@@ -1294,16 +1306,19 @@ def _group_digits(blobs: list[Blob], dots: list[Blob], cut: list[Blob]
 LOOSE_SHIFT, LOOSE_GAP = 0.5, 0.8
 
 
-def _line_neighbours(blobs: list[Blob], block: int = 256) -> list[list[int]]:
-    """For each blob, the others that may pass _pair_misfit(loose=True) < 1 with it, in order:
-    on its line (tops within LOOSE_SHIFT of the taller's height) and at most LOOSE_GAP of it
-    apart. A cheap necessary test, so that pairing stays near linear: a polka cloth leaves
-    thousands of digit-sized dots, and testing every pair of them took seconds. Rows are
-    compared `block` at a time, so memory stays bounded however many blobs there are."""
+def _line_neighbours(blobs: list[Blob], first: int | None = None, block: int = 256
+                     ) -> list[list[int]]:
+    """For each blob (each of the `first` ones, if given), the others that may pass
+    _pair_misfit(loose=True) < 1 with it, in order: on its line (tops within LOOSE_SHIFT of the
+    taller's height) and at most LOOSE_GAP of it apart. A cheap necessary test, so that pairing
+    stays near linear: a polka cloth leaves thousands of digit-sized dots, and testing every pair
+    of them took seconds. Rows are compared `block` at a time, so memory stays bounded however
+    many blobs there are; only the rows asked for: the thousands left unread look for nothing."""
     x, y, w, h = np.array([b[:4] for b in blobs], float).reshape(-1, 4).T[:, None, :]
     near: list[list[int]] = []
-    for start in range(0, len(blobs), block):
-        rows = slice(start, start + block)
+    looking = len(blobs) if first is None else first
+    for start in range(0, looking, block):
+        rows = slice(start, min(start + block, looking))
         xi, yi, wi, hi = (v[0, rows, None] for v in (x, y, w, h))
         tallest = np.maximum(h, hi)
         apart = np.maximum(x - (xi + wi), xi - (x + w))  # the gap from the left one by centre
