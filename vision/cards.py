@@ -1312,18 +1312,31 @@ def _line_neighbours(blobs: list[Blob], first: int | None = None, block: int = 2
     _pair_misfit(loose=True) < 1 with it, in order: on its line (tops within LOOSE_SHIFT of the
     taller's height) and at most LOOSE_GAP of it apart. A cheap necessary test, so that pairing
     stays near linear: a polka cloth leaves thousands of digit-sized dots, and testing every pair
-    of them took seconds. Rows are compared `block` at a time, so memory stays bounded however
-    many blobs there are; only the rows asked for: the thousands left unread look for nothing."""
-    x, y, w, h = np.array([b[:4] for b in blobs], float).reshape(-1, 4).T[:, None, :]
-    near: list[list[int]] = []
+    of them took seconds. Rows are compared `block` at a time, top to bottom, each block only
+    with the blobs whose tops lie within LOOSE_SHIFT of the tallest blob's height of its tops, so
+    memory stays bounded and the work near linear however many blobs there are; only the rows
+    asked for: the thousands left unread look for nothing."""
+    x, y, w, h = np.array([b[:4] for b in blobs], float).reshape(-1, 4).T
     looking = len(blobs) if first is None else first
+    near: list[list[int]] = [[] for _ in range(looking)]
+    if not looking:
+        return near
+    by_top = np.argsort(y, kind="stable")
+    tops = y[by_top]
+    reach = LOOSE_SHIFT * h.max()
+    order = np.argsort(y[:looking], kind="stable")
     for start in range(0, looking, block):
-        rows = slice(start, min(start + block, looking))
-        xi, yi, wi, hi = (v[0, rows, None] for v in (x, y, w, h))
-        tallest = np.maximum(h, hi)
-        apart = np.maximum(x - (xi + wi), xi - (x + w))  # the gap from the left one by centre
-        close = (np.abs(y - yi) < LOOSE_SHIFT * tallest) & (apart < LOOSE_GAP * tallest)
-        near += [np.flatnonzero(row).tolist() for row in close]
+        rows = order[start:start + block]
+        window = slice(np.searchsorted(tops, y[rows].min() - reach, side="left"),
+                       np.searchsorted(tops, y[rows].max() + reach, side="right"))
+        columns = np.sort(by_top[window])
+        xi, yi, wi, hi = (v[rows, None] for v in (x, y, w, h))
+        xj, yj, wj, hj = (v[None, columns] for v in (x, y, w, h))
+        tallest = np.maximum(hj, hi)
+        apart = np.maximum(xj - (xi + wi), xi - (xj + wj))  # the gap from the left one by centre
+        close = (np.abs(yj - yi) < LOOSE_SHIFT * tallest) & (apart < LOOSE_GAP * tallest)
+        for row, found in zip(rows, close, strict=True):
+            near[row] = columns[found].tolist()
     return near
 
 
@@ -1805,6 +1818,11 @@ def _nearest_ink(lab: np.ndarray, deck: Mapping[Colour, np.ndarray] | None = Non
 # Numeral classifier: features and a small two-layer network (weights in vision/data/cards)
 
 
+# Each glyph pixel's 4 x 4 cell, as the index of its first orientation bin (8 per cell).
+_CELL_FIRST_BIN = ((np.arange(GLYPH) // 4)[:, None] * (GLYPH // 4)
+                   + (np.arange(GLYPH) // 4)[None, :]) * 8
+
+
 def features(ink: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
     """A numeral's ink, resampled into a GLYPH square keeping its aspect, plus gradient
     orientation histograms and its aspect ratio."""
@@ -1820,8 +1838,7 @@ def features(ink: np.ndarray, box: tuple[float, float, float, float]) -> np.ndar
     gy = cv2.Sobel(glyph, cv2.CV_32F, 0, 1, ksize=3)
     magnitude = np.hypot(gx, gy)
     bins = ((np.arctan2(gy, gx) + math.pi) / (2 * math.pi) * 8).astype(int) % 8
-    cells = (np.arange(GLYPH) // 4)
-    cell_index = (cells[:, None] * (GLYPH // 4) + cells[None, :]) * 8 + bins
+    cell_index = _CELL_FIRST_BIN + bins
     histogram = np.bincount(cell_index.ravel(), magnitude.ravel(),
                             minlength=(GLYPH // 4) ** 2 * 8).astype(np.float32)
     histogram /= max(float(np.linalg.norm(histogram)), 1e-3)

@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 
 from vision.cards import (
     INK,
+    LOOSE_GAP,
+    LOOSE_SHIFT,
     NARROW,
     REJECT,
     SURE,
@@ -462,3 +464,19 @@ def test_a_dotted_tables_dots_are_not_asked_for_a_full_stop(monkeypatch):
     numerals, _, _ = _find_numerals(*ink_of(canvas))
     assert [int(np.argmax(n.probabilities)) for n in numerals] == [SIX_UP]
     assert len(looked) == 1
+
+
+@given(st.lists(st.tuples(st.integers(0, 400), st.integers(0, 400), st.integers(1, 60),
+                          st.integers(1, 90)), max_size=60), st.integers(0, 60),
+       st.sampled_from([1, 3, 256]))
+@settings(max_examples=60, deadline=None)
+def test_line_neighbours_compare_only_nearby_rows_yet_find_every_one(boxes, first, block):
+    # Blocks of rows are compared only with blobs whose tops lie within reach of theirs: the
+    # neighbours found are exactly those of comparing every pair.
+    blobs = [(*box, label) for label, box in enumerate(boxes, start=1)]
+    first = min(first, len(blobs))
+    every = [[j for j, other in enumerate(blobs)
+              if abs(other[1] - blob[1]) < LOOSE_SHIFT * max(other[3], blob[3])
+              and max(other[0] - (blob[0] + blob[2]), blob[0] - (other[0] + other[2]))
+              < LOOSE_GAP * max(other[3], blob[3])] for blob in blobs[:first]]
+    assert _line_neighbours(blobs, first, block=block) == every
