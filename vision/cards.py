@@ -1030,11 +1030,13 @@ def _join_by_faint_ink(ink: np.ndarray, mask: np.ndarray, labels: np.ndarray, st
         members = members[members > 0]
         tallest = int(stats[members, 3].max())
         pieces = [m for m in members if max(stats[m, 2], stats[m, 3]) >= tallest / 3]
-        if len(pieces) < 2 or any(_encloses(stats[m], stats[n]) for m in pieces for n in pieces
-                                  if m != n):
+        if len(pieces) < 2:
             continue
+        # The box first: faint ink can join a dotted table's hundreds of dots, whose pairs
+        # _encloses would take long to try.
         x0, y0, w, h = _union([(*stats[m, :4], m) for m in pieces])
-        if h > 1.12 * tallest or w > h:
+        if h > 1.12 * tallest or w > h or any(_encloses(stats[m], stats[n]) for m in pieces
+                                              for n in pieces if m != n):
             continue
         if remap is None:
             remap, stats = np.arange(len(stats)), stats.copy()

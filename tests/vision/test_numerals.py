@@ -21,6 +21,7 @@ from vision.cards import (
     _doubted,
     _find_numerals,
     _group_digits,
+    _join_by_faint_ink,
     _line_neighbours,
     _narrow_is_one,
     _number_odds,
@@ -480,3 +481,20 @@ def test_line_neighbours_compare_only_nearby_rows_yet_find_every_one(boxes, firs
               and max(other[0] - (blob[0] + blob[2]), blob[0] - (other[0] + other[2]))
               < LOOSE_GAP * max(other[3], blob[3])] for blob in blobs[:first]]
     assert _line_neighbours(blobs, first, block=block) == every
+
+
+def test_a_row_of_dots_faint_ink_joins_is_judged_by_its_box_alone(monkeypatch):
+    # Unseen seed 2042 (polka cloth): faint ink (a shadow, the cloth's weave) joined hundreds of
+    # dots into one faint blob, and every pair was tried for a frame round a digit, though the
+    # row's box, far wider than tall, can be no digit's. They stay apart, unpaired.
+    canvas = np.zeros((60, 1300), np.uint8)
+    canvas[28:32, 10:1290] = 80  # faint: above FAINT_INK, below INK
+    for x in range(20, 1290, 20):
+        cv2.circle(canvas, (x, 30), 6, 255, -1)
+    ink, mask, _ = ink_of(canvas)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    tried = []
+    monkeypatch.setattr("vision.cards._encloses", lambda *boxes: tried.append(boxes))
+    joined_labels, joined_stats = _join_by_faint_ink(ink, mask, labels, stats)
+    assert count > 60 and not tried
+    assert np.array_equal(joined_stats, stats) and np.array_equal(joined_labels, labels)
