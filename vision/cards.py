@@ -945,8 +945,10 @@ class _PaperShare:
     def __call__(self, x0: float, y0: float, x1: float, y1: float) -> float:
         box = max(1.0, (y1 - y0) * (x1 - x0))
         x0, y0, x1, y1 = x0 + self.pad, y0 + self.pad, x1 + self.pad, y1 + self.pad
-        x0, y0 = int(np.clip(x0, 0, self.width)), int(np.clip(y0, 0, self.height))
-        x1, y1 = int(np.clip(x1, 0, self.width)), int(np.clip(y1, 0, self.height))
+        # Plain min and max: np.clip on single numbers, for every blob of a dotted table, cost
+        # a tenth of its read.
+        x0, y0 = int(min(max(x0, 0), self.width)), int(min(max(y0, 0), self.height))
+        x1, y1 = int(min(max(x1, 0), self.width)), int(min(max(y1, 0), self.height))
         papers = self.paper[y1, x1] - self.paper[y0, x1] - self.paper[y1, x0] + self.paper[y0, x0]
         inks = self.ink[y1, x1] - self.ink[y0, x1] - self.ink[y1, x0] + self.ink[y0, x0]
         return float(papers) / max(1.0, box - float(inks))
@@ -981,7 +983,8 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
         if not on_paper(x, y, w, h):  # the table
             continue
         (blobs if h >= 9 or flat else dots).append((x, y, w, h, label))
-    groups = _group_digits(_without_frames(blobs, stats, labels), dots, cut)
+    blobs = _without_frames(blobs, stats, labels)
+    groups = _group_digits(blobs, cut)
     if not groups:
         return [], labels, 0.0
     probabilities = _classified(ink, [box for box, _, _, _ in groups])
@@ -990,10 +993,19 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
                      for (box, _, _, _), p in zip(groups, probabilities, strict=True)]
     # Crowders are lone digits (or cut blobs, never read): a group's first label names it.
     lone = {members[0]: p for (_, members, _, _), p in zip(groups, probabilities, strict=True)}
-    candidates = [_orient_six_or_nine(_Numeral(
-        box=box, labels=members, bar=bar,
-        probabilities=_doubted(p) if _crowded(box, p, crowders, lone) else p))
-        for (box, members, bar, crowders), p in zip(groups, probabilities, strict=True)]
+    # A lone digit is too tall to pass for its own dot, so every digit may stand among the dots.
+    spots = _spots(dots + [b for b in blobs if _digit_like(b)])
+    candidates = []
+    for (box, members, bar, crowders), p in zip(groups, probabilities, strict=True):
+        if _crowded(box, p, crowders, lone):
+            p = _doubted(p)
+        # A lone digit's full stop ("6.") marks it; looked for only beside a numeral read (a
+        # dotted table leaves thousands of lone dots unread, and their marks would count for
+        # nothing). The dot stays out of the box: the classifier never saw one beside a digit.
+        if len(members) == 1 and p[REJECT] < 0.5:
+            bar = _dot_side(box, spots)
+        candidates.append(_orient_six_or_nine(_Numeral(box=box, labels=members, bar=bar,
+                                                       probabilities=p)))
     candidates = _join_broken_digits(candidates, ink)
     numerals = [numeral for numeral in candidates if numeral.probabilities[REJECT] < 0.5]
     if not numerals:
@@ -1052,11 +1064,13 @@ def _join_by_faint_ink(ink: np.ndarray, mask: np.ndarray, labels: np.ndarray, st
         members = members[members > 0]
         tallest = int(stats[members, 3].max())
         pieces = [m for m in members if max(stats[m, 2], stats[m, 3]) >= tallest / 3]
-        if len(pieces) < 2 or any(_encloses(stats[m], stats[n]) for m in pieces for n in pieces
-                                  if m != n):
+        if len(pieces) < 2:
             continue
+        # The box first: faint ink can join a dotted table's hundreds of dots, whose pairs
+        # _encloses would take long to try.
         x0, y0, w, h = _union([(*stats[m, :4], m) for m in pieces])
-        if h > 1.12 * tallest or w > h:
+        if h > 1.12 * tallest or w > h or any(_encloses(stats[m], stats[n]) for m in pieces
+                                              for n in pieces if m != n):
             continue
         if remap is None:
             remap, stats = np.arange(len(stats)), stats.copy()
@@ -1114,7 +1128,7 @@ def _join_broken_digits(candidates: list[_Numeral], ink: np.ndarray) -> list[_Nu
     unread = [c for c in candidates if c.probabilities[REJECT] >= 0.5]
     read = [c for c in candidates if c.probabilities[REJECT] < 0.5]
     blobs = [_as_blob(c.box) for c in read + unread]
-    near = _line_neighbours(blobs)  # a necessary test: a dotted table leaves thousands unread
+    near = _line_neighbours(blobs, len(read))  # a dotted table leaves thousands unread
     joined: list[_Numeral] = []
     used: set[int] = set()
     for index, numeral in enumerate(read):
@@ -1266,22 +1280,22 @@ def _index_loop(ink: np.ndarray, ink_mask: np.ndarray, numeral: _Numeral,
 Blob = tuple[int, int, int, int, int]  # x, y, w, h, label of an ink component
 
 
-def _group_digits(blobs: list[Blob], dots: list[Blob], cut: list[Blob]
+def _group_digits(blobs: list[Blob], cut: list[Blob]
                   ) -> list[tuple[tuple[float, float, float, float], tuple[int, ...], int,
                                   tuple[Blob, ...]]]:
     """Join two digits side by side (10, 11, 12) and a flat bar just under or over a digit (the
     mark of 6 and 9). Returns (box, labels, bar, crowders) per group; bar is 1 for a bar under
-    the digits (or a dot after a lone digit, at its foot: "6."), -1 for one over them (or a dot
-    before it, at its head: "6." turned), 0 for none; a lone digit's crowders are the lone blobs
+    the digits, -1 for one over them, 0 for none (a lone digit's full stop is looked for once
+    it reads as a numeral: _find_numerals); a lone digit's crowders are the lone blobs
     near it that could be its other digit (then it may be no sure reading: a 12 read as 2 would
     flip a Plaza's verdict), and those the frame's edge `cut` (12 turned, its 1 beyond the frame).
     Digits of next cards mostly lie further apart: a card is wider than its numeral's height."""
-    digits = [b for b in blobs if b[3] >= 0.6 * b[2] or b[3] >= 14]
-    bars = [b for b in blobs if b not in digits]
+    digits = [b for b in blobs if _digit_like(b)]
+    bars = [b for b in blobs if not _digit_like(b)]
     # The closest fitting pairs first: a frame's edge or a picture beside a numeral can pass for a
     # digit of about its height, but not of its height and baseline as well as its partner.
     others = digits + cut  # an index past the digits names a cut blob
-    nearby = _line_neighbours(others)
+    nearby = _line_neighbours(others, len(digits))  # cut blobs are only looked at
     centres = [d[0] + d[2] / 2 for d in digits]
     pairs = sorted((misfit, i, j) for i, first in enumerate(digits) for j in nearby[i]
                    if j < len(digits) and centres[i] < centres[j]
@@ -1290,8 +1304,6 @@ def _group_digits(blobs: list[Blob], dots: list[Blob], cut: list[Blob]
     for _, i, j in pairs:
         if i not in partner and j not in partner:
             partner[i], partner[j] = j, i
-    # A lone digit is too tall to pass for its own dot, so every digit may stand among the dots.
-    spots = _spots(dots + digits)
     result = []
     for i, digit in enumerate(digits):
         if partner.get(i, len(digits)) < i:
@@ -1316,11 +1328,13 @@ def _group_digits(blobs: list[Blob], dots: list[Blob], cut: list[Blob]
         if len(marks) == 1:
             group.append(marks[0])
             side = 1 if marks[0][1] + marks[0][3] / 2 > y0 + h / 2 else -1
-        if not side and len(group) == 1:
-            # The dot stays out of the box: the classifier never saw one beside a digit.
-            side = _dot_side((x0, y0, w, h), spots)
         result.append((_union(group), tuple(b[4] for b in group), side, crowders))
     return result
+
+
+def _digit_like(blob: Blob) -> bool:
+    """Tall enough for a digit (else flat: perhaps the bar of a 6 or a 9)."""
+    return blob[3] >= 0.6 * blob[2] or blob[3] >= 14
 
 
 # Two blobs that might be digits of one number (loosely): their tops or feet at most this
@@ -1328,21 +1342,37 @@ def _group_digits(blobs: list[Blob], dots: list[Blob], cut: list[Blob]
 LOOSE_SHIFT, LOOSE_GAP = 0.5, 0.8
 
 
-def _line_neighbours(blobs: list[Blob], block: int = 256) -> list[list[int]]:
-    """For each blob, the others that may pass _pair_misfit(loose=True) < 1 with it, in order:
-    on its line (tops within LOOSE_SHIFT of the taller's height) and at most LOOSE_GAP of it
-    apart. A cheap necessary test, so that pairing stays near linear: a polka cloth leaves
-    thousands of digit-sized dots, and testing every pair of them took seconds. Rows are
-    compared `block` at a time, so memory stays bounded however many blobs there are."""
-    x, y, w, h = np.array([b[:4] for b in blobs], float).reshape(-1, 4).T[:, None, :]
-    near: list[list[int]] = []
-    for start in range(0, len(blobs), block):
-        rows = slice(start, start + block)
-        xi, yi, wi, hi = (v[0, rows, None] for v in (x, y, w, h))
-        tallest = np.maximum(h, hi)
-        apart = np.maximum(x - (xi + wi), xi - (x + w))  # the gap from the left one by centre
-        close = (np.abs(y - yi) < LOOSE_SHIFT * tallest) & (apart < LOOSE_GAP * tallest)
-        near += [np.flatnonzero(row).tolist() for row in close]
+def _line_neighbours(blobs: list[Blob], first: int | None = None, block: int = 256
+                     ) -> list[list[int]]:
+    """For each blob (each of the `first` ones, if given), the others that may pass
+    _pair_misfit(loose=True) < 1 with it, in order: on its line (tops within LOOSE_SHIFT of the
+    taller's height) and at most LOOSE_GAP of it apart. A cheap necessary test, so that pairing
+    stays near linear: a polka cloth leaves thousands of digit-sized dots, and testing every pair
+    of them took seconds. Rows are compared `block` at a time, top to bottom, each block only
+    with the blobs whose tops lie within LOOSE_SHIFT of the tallest blob's height of its tops, so
+    memory stays bounded and the work near linear however many blobs there are; only the rows
+    asked for: the thousands left unread look for nothing."""
+    x, y, w, h = np.array([b[:4] for b in blobs], float).reshape(-1, 4).T
+    looking = len(blobs) if first is None else first
+    near: list[list[int]] = [[] for _ in range(looking)]
+    if not looking:
+        return near
+    by_top = np.argsort(y, kind="stable")
+    tops = y[by_top]
+    reach = LOOSE_SHIFT * h.max()
+    order = np.argsort(y[:looking], kind="stable")
+    for start in range(0, looking, block):
+        rows = order[start:start + block]
+        window = slice(np.searchsorted(tops, y[rows].min() - reach, side="left"),
+                       np.searchsorted(tops, y[rows].max() + reach, side="right"))
+        columns = np.sort(by_top[window])
+        xi, yi, wi, hi = (v[rows, None] for v in (x, y, w, h))
+        xj, yj, wj, hj = (v[None, columns] for v in (x, y, w, h))
+        tallest = np.maximum(hj, hi)
+        apart = np.maximum(xj - (xi + wi), xi - (xj + wj))  # the gap from the left one by centre
+        close = (np.abs(yj - yi) < LOOSE_SHIFT * tallest) & (apart < LOOSE_GAP * tallest)
+        for row, found in zip(rows, close, strict=True):
+            near[row] = columns[found].tolist()
     return near
 
 
@@ -1830,6 +1860,11 @@ def _nearest_ink(lab: np.ndarray, deck: Mapping[Colour, np.ndarray] | None = Non
 # Numeral classifier: features and a small two-layer network (weights in vision/data/cards)
 
 
+# Each glyph pixel's 4 x 4 cell, as the index of its first orientation bin (8 per cell).
+_CELL_FIRST_BIN = ((np.arange(GLYPH) // 4)[:, None] * (GLYPH // 4)
+                   + (np.arange(GLYPH) // 4)[None, :]) * 8
+
+
 def glyph_of(ink: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
     """A numeral's ink, resampled into a GLYPH square keeping its aspect, darkest at 1."""
     x, y, w, h = (int(round(v)) for v in box)
@@ -1852,8 +1887,7 @@ def features(ink: np.ndarray, box: tuple[float, float, float, float]) -> np.ndar
     gy = cv2.Sobel(glyph, cv2.CV_32F, 0, 1, ksize=3)
     magnitude = np.hypot(gx, gy)
     bins = ((np.arctan2(gy, gx) + math.pi) / (2 * math.pi) * 8).astype(int) % 8
-    cells = (np.arange(GLYPH) // 4)
-    cell_index = (cells[:, None] * (GLYPH // 4) + cells[None, :]) * 8 + bins
+    cell_index = _CELL_FIRST_BIN + bins
     histogram = np.bincount(cell_index.ravel(), magnitude.ravel(),
                             minlength=(GLYPH // 4) ** 2 * 8).astype(np.float32)
     histogram /= max(float(np.linalg.norm(histogram)), 1e-3)

@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 
 from vision.cards import (
     INK,
+    LOOSE_GAP,
+    LOOSE_SHIFT,
     NARROW,
     REJECT,
     SURE,
@@ -19,6 +21,7 @@ from vision.cards import (
     _doubted,
     _find_numerals,
     _group_digits,
+    _join_by_faint_ink,
     _line_neighbours,
     _narrow_is_one,
     _number_odds,
@@ -40,7 +43,7 @@ def blob(x: float, y: float, w: float, h: float, label: int):
 def grouped(blobs) -> list[tuple[tuple[int, ...], bool]]:
     """(labels, crowded) per group, sorted by label."""
     return sorted((tuple(sorted(labels)), bool(crowders)) for _, labels, _, crowders
-                  in _group_digits(blobs, [], []))
+                  in _group_digits(blobs, []))
 
 
 @settings(max_examples=80, deadline=None)
@@ -83,7 +86,7 @@ def test_a_lone_digit_beside_a_digit_the_frame_cut_is_crowded():
     # frame's edge, was read as a sure 2.
     two = blob(110, 28, 42, 47, 12)
     one_cut = blob(158, 27, 20, 47, 13)
-    groups = _group_digits([two], [], [one_cut])
+    groups = _group_digits([two], [one_cut])
     assert [(labels, crowders) for _, labels, _, crowders in groups] == [((12,), (one_cut,))]
 
 
@@ -250,9 +253,9 @@ def test_bars_over_and_under_a_digit_are_artwork_not_its_mark():
     # took both as its 6/9 bar and was read as a sure 6.
     two = blob(20, 30, 41, 47, 4)
     over, under = blob(20, 10, 48, 5, 3), blob(14, 91, 49, 5, 6)
-    ((box, labels, bar, _),) = _group_digits([two, over, under], [], [])
+    ((box, labels, bar, _),) = _group_digits([two, over, under], [])
     assert labels == (4,) and bar == 0 and box == (20, 30, 41, 47)
-    ((_, labels, bar, _),) = _group_digits([two, under], [], [])
+    ((_, labels, bar, _),) = _group_digits([two, under], [])
     assert labels == (4, 6) and bar == 1
 
 
@@ -389,8 +392,11 @@ def test_the_line_neighbour_test_never_hides_a_pair_that_may_join(boxes, block):
     blobs that may join as digits, even loosely, are neighbours of each other, however the rows
     are blocked."""
     blobs = [(*box, label) for label, box in enumerate(boxes, start=1)]
-    neighbours = _line_neighbours(blobs, block)
+    neighbours = _line_neighbours(blobs, block=block)
     assert len(neighbours) == len(blobs)
+    # Asked for the first few only (the numerals read, among thousands unread), the same rows.
+    first = len(blobs) // 2
+    assert _line_neighbours(blobs, first, block=block) == neighbours[:first]
     for i, first in enumerate(blobs):
         for j, second in enumerate(blobs):
             left, right = sorted((first, second), key=lambda b: b[0] + b[2] / 2)
@@ -435,3 +441,60 @@ def test_a_frames_side_beside_a_digit_leaves_it_sure(shift):
     canvas[top + shift:top + shift + 52, right + 12:right + 13] = 255
     ((number, odds),) = numbers_read(canvas)
     assert number == 8 and odds >= SURE
+
+
+def test_a_dotted_tables_dots_are_not_asked_for_a_full_stop(monkeypatch):
+    # Unseen seed 34 (12 MP, polka cloth): thousands of lone dots each looked for a full stop
+    # beside them, though a mark counts only on a numeral read. A "6." among 400 dots of a
+    # digit's height keeps its mark (read upright) and is the only one looked at.
+    canvas = np.zeros((900, 900), np.uint8)
+    for x in range(20, 880, 42):
+        for y in range(20, 880, 42):
+            cv2.circle(canvas, (x, y), 9, 255, -1)
+    canvas[380:520, 380:540] = 0
+    draw(canvas, "6", 400, 500, 80)
+    _, xs = np.nonzero(canvas[380:520, 380:540])
+    cv2.circle(canvas, (380 + int(xs.max()) + 9, 496), 5, 255, -1)
+    looked = []
+
+    def counted_dot_side(box, spots):
+        looked.append(box)
+        return _dot_side(box, spots)
+
+    monkeypatch.setattr("vision.cards._dot_side", counted_dot_side)
+    numerals, _, _ = _find_numerals(*ink_of(canvas))
+    assert [int(np.argmax(n.probabilities)) for n in numerals] == [SIX_UP]
+    assert len(looked) == 1
+
+
+@given(st.lists(st.tuples(st.integers(0, 400), st.integers(0, 400), st.integers(1, 60),
+                          st.integers(1, 90)), max_size=60), st.integers(0, 60),
+       st.sampled_from([1, 3, 256]))
+@settings(max_examples=60, deadline=None)
+def test_line_neighbours_compare_only_nearby_rows_yet_find_every_one(boxes, first, block):
+    # Blocks of rows are compared only with blobs whose tops lie within reach of theirs: the
+    # neighbours found are exactly those of comparing every pair.
+    blobs = [(*box, label) for label, box in enumerate(boxes, start=1)]
+    first = min(first, len(blobs))
+    every = [[j for j, other in enumerate(blobs)
+              if abs(other[1] - blob[1]) < LOOSE_SHIFT * max(other[3], blob[3])
+              and max(other[0] - (blob[0] + blob[2]), blob[0] - (other[0] + other[2]))
+              < LOOSE_GAP * max(other[3], blob[3])] for blob in blobs[:first]]
+    assert _line_neighbours(blobs, first, block=block) == every
+
+
+def test_a_row_of_dots_faint_ink_joins_is_judged_by_its_box_alone(monkeypatch):
+    # Unseen seed 2042 (polka cloth): faint ink (a shadow, the cloth's weave) joined hundreds of
+    # dots into one faint blob, and every pair was tried for a frame round a digit, though the
+    # row's box, far wider than tall, can be no digit's. They stay apart, unpaired.
+    canvas = np.zeros((60, 1300), np.uint8)
+    canvas[28:32, 10:1290] = 80  # faint: above FAINT_INK, below INK
+    for x in range(20, 1290, 20):
+        cv2.circle(canvas, (x, 30), 6, 255, -1)
+    ink, mask, _ = ink_of(canvas)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    tried = []
+    monkeypatch.setattr("vision.cards._encloses", lambda *boxes: tried.append(boxes))
+    joined_labels, joined_stats = _join_by_faint_ink(ink, mask, labels, stats)
+    assert count > 60 and not tried
+    assert np.array_equal(joined_stats, stats) and np.array_equal(joined_labels, labels)
