@@ -1709,20 +1709,28 @@ def _settle_duplicates(found: list[_Reading]
     flat, side by side: a reading that covers much of a more confident one (or is much covered
     by it) is the same place. The pack has one of each card (P1): a card read at two places
     keeps its best reading; the other place becomes unsure, unless another card is read there
-    (a misreading must not hide the right reading of its place)."""
+    (a misreading must not hide the right reading of its place). Two cards read for sure that
+    may lie side by side on a Plaza (P5: the same colour and numbers one apart, or the same
+    number), with centres apart as two places are (_held), are two cards, however much a frame
+    read too wide covers of the other (a full deck's framed 9 beside its 10: one of them was
+    lost by list order)."""
     cards: dict[Card, SeenCard] = {}
-    places: list[np.ndarray] = []
+    places: list[tuple[SeenCard | UnsureCard, np.ndarray]] = []
 
-    def free(item: SeenCard | UnsureCard) -> bool:
+    def free(item: SeenCard | UnsureCard, card: Card | None = None) -> bool:
+        """Whether no place taken overlaps the item's; with `card`, one taken by a card read
+        for sure beside which `card` may lie (P5) at another place does not count."""
         corners = np.array(item.corners, np.float32)
-        if any(_overlap(corners, other) > 0.35 for other in places):
+        if any(_overlap(corners, other) > 0.35 and not (
+                card and isinstance(held, SeenCard) and _side_by_side(card, held.card)
+                and _two_places(corners, other)) for held, other in places):
             return False
-        places.append(corners)
+        places.append((item, corners))
         return True
 
     items = [reading.item for reading in sorted(_without_pieces(found), key=lambda r: -r.confidence)]
     for item in items:
-        if isinstance(item, SeenCard) and item.card not in cards and free(item):
+        if isinstance(item, SeenCard) and item.card not in cards and free(item, item.card):
             cards[item.card] = item
     unsure = [UnsureCard(item.corners) for item in items
               if (isinstance(item, UnsureCard) or cards.get(item.card) is not item) and free(item)]
@@ -1768,6 +1776,20 @@ def _without_pieces(found: list[_Reading]) -> list[_Reading]:
     return [reading for i, reading in enumerate(found)
             if not any(len(numbers[j]) == 2 and numbers[i] in numbers[j]
                        for j in np.flatnonzero(holds[i]))]
+
+
+def _side_by_side(one: Card, other: Card) -> bool:
+    """Whether two cards may lie next to each other on a Plaza (P5): in a row (one colour,
+    numbers one apart) or in a column (one number)."""
+    return one.number == other.number or (
+        one.colour is other.colour and abs(one.number - other.number) == 1)
+
+
+def _two_places(one: np.ndarray, other: np.ndarray) -> bool:
+    """Whether two card frames stand for two places: their centres lie further apart than a
+    place is held (_held), 0.6 of the narrower frame's width."""
+    width = min(float(np.linalg.norm(one[1] - one[0])), float(np.linalg.norm(other[1] - other[0])))
+    return not _held(one.mean(axis=0), [other.mean(axis=0)], width)
 
 
 def _overlap(one: np.ndarray, other: np.ndarray) -> float:

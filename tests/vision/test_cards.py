@@ -346,6 +346,34 @@ def test_a_card_misread_as_one_seen_elsewhere_does_not_hide_the_right_reading():
     assert [seen.card.number for seen in cards] == [3, 4, 5] and len(unsure) == 1
 
 
+def _widened(reading, by: float):
+    """The reading with its frame `by` times as wide and tall about its centre (a frame read
+    round a printed border: unseen full-deck photo of seed 3001's framed Red 9)."""
+    centre = reading.frame.mean(axis=0)
+    frame = centre + by * (reading.frame - centre)
+    return replace(reading, frame=frame, item=replace(reading.item, corners=tuple(
+        (float(x), float(y)) for x, y in frame)))
+
+
+@pytest.mark.parametrize("first", [True, False])
+def test_a_frame_read_too_wide_does_not_hide_the_next_card_of_its_row(first):
+    # P5: Red 9 and Red 10 lie side by side. The 9's frame, read 1.9 times too wide, covers
+    # much of the 10's; both are sure, a card's width apart: two cards, whichever comes first.
+    nine = _widened(placed(sure_numeral(9, 0, 0), 0, 0), 1.9)
+    ten = placed(sure_numeral(10, 0, 0), 1, 0)
+    cards, unsure = _settle_duplicates([nine, ten] if first else [ten, nine])
+    assert [seen.card.number for seen in cards] == [9, 10] and unsure == ()
+
+
+def test_a_wide_frame_beside_a_card_that_cannot_lie_next_to_it_is_still_one_place():
+    # Red 1 cannot lie beside Red 5 (P5), so the surer reading keeps the place (unseen seed
+    # 2038: a 5 read as 1 in a wide frame had come back as a sure wrong card).
+    five = placed(sure_numeral(5, 0, 0), 0, 0)
+    one = _widened(placed(sure_numeral(1, 0, 0), 1, 0), 1.9)
+    cards, unsure = _settle_duplicates([five, one])
+    assert [seen.card.number for seen in cards] == [5] and unsure == ()
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.floats(0, 360), st.lists(st.floats(-0.08, 0.08), min_size=12, max_size=12))
 def test_touching_cards_in_rows_are_each_kept(turn, jitter):
