@@ -9,7 +9,8 @@ import pytest
 
 from storage.deck_profile import PROFILE_FILE
 from tests.browser.conftest import screenshot
-from tests.browser.test_plaza import button, seat_players, see, start_game
+from tests.browser.test_plaza import button, see
+from tests.browser.test_plaza_photo import give_photo_to_plaza_check
 from tests.vision.render_plaza_unseen import (
     MISSING_FONTS,
     render_full_deck,
@@ -23,13 +24,7 @@ def test_the_deck_is_taught_from_a_full_deck_photo_and_forgotten(app_server, ope
                                                                   tmp_path):
     photo_path = tmp_path / "deck.jpg"
     photo_path.write_bytes(render_full_deck(render_photo(1000, kind="legal").deck, 501_000).jpeg)
-    seat_players(app_server, ("Ann", "Bob"))
-    page = open_app(app_server.url, 390, 1400)  # tall: the result stays in the semantics tree
-    start_game(page, ("Ann", "Bob"))
-    button(page, "Check the Plaza from a photo").click()
-    with page.expect_file_chooser() as chooser:
-        button(page, "Teach the app your deck").click()
-    chooser.value.set_files(str(photo_path))
+    page = give_photo_to_plaza_check(app_server, open_app, "Teach the app your deck", photo_path)
     page.get_by_text("Learnt your deck", exact=False).wait_for(timeout=90_000)  # a busy machine
     see(page, "Your deck is taught: photos are read by its inks and numerals.")
     assert (app_server.data_dir / PROFILE_FILE).is_file()
