@@ -111,8 +111,9 @@ def teach_deck(data: bytes, store: DeckProfileStore) -> str:
     except DeckError as error:
         raise UnreadablePhoto(str(error)) from None
     store.save(profile.as_json())
-    return ("Learnt your deck: the inks of its 5 colours and the numerals 1 to 12 from all 60 "
-            "cards. Plaza checks and hand photos now read by it.")
+    # Not "from all 60 cards": up to vision.deck.UNREAD cards lying unread are learnt without.
+    return ("Learnt your deck: the inks of its 5 colours and its numerals 1 to 12. Plaza "
+            "checks and hand photos now read by it.")
 
 
 @ft.component
