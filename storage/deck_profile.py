@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from storage.atomic import atomic_write_bytes, encode
+from storage.pictures import DAMAGED_PREFIX
 
 PROFILE_FILE = "deck-profile.json"
-DAMAGED_PREFIX = "damaged-"
 
 
 class DeckProfileStore:
