@@ -3,7 +3,7 @@
 One JSON file, `deck-profile.json` in the data folder, holding plain numbers (what
 vision.deck.DeckProfile.as_json gives; this store never interprets them, the vision package
 does). Written atomically (storage.atomic): a crash leaves the old profile or the new one. A file
-that cannot be read is moved aside (never deleted) with a notice, and the app goes on without
+that cannot be read is moved aside (never deleted, named with the time) with a notice, and the app goes on without
 calibration, as it would before the deck was taught.
 """
 
@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import json
 import threading
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from storage.atomic import atomic_write_bytes, encode
+from storage.atomic import atomic_write_bytes, encode, fsync_directory
+from storage.backups import STAMP_FORMAT
 from storage.pictures import DAMAGED_PREFIX
 
 PROFILE_FILE = "deck-profile.json"
@@ -74,7 +76,11 @@ class DeckProfileStore:
         if self._path is None:
             self._in_memory = None
         elif self._path.exists():
-            self._path.replace(self._path.with_name(DAMAGED_PREFIX + PROFILE_FILE))
+            # Stamped, as the picture store's damaged files are: a second damaged copy must not
+            # replace the first.
+            stamp = datetime.now(UTC).strftime(STAMP_FORMAT)
+            self._path.replace(self._path.with_name(f"{DAMAGED_PREFIX}{PROFILE_FILE}.{stamp}"))
+            fsync_directory(self._path.parent)
         self.notices.append(f"Your deck calibration could not be read ({why}); it was set "
                             f"aside and photos are read without it. Teach the app your deck "
                             f"again to use one.")

@@ -49,11 +49,22 @@ def test_a_damaged_file_is_set_aside_with_a_notice_and_reading_goes_on_without(t
     (tmp_path / PROFILE_FILE).write_bytes(b'{"inks": [[1, 2')  # cut short
     store = DeckProfileStore(tmp_path)
     assert store.load() is None
-    assert (tmp_path / f"damaged-{PROFILE_FILE}").read_bytes() == b'{"inks": [[1, 2'
+    assert [path.read_bytes() for path in _set_aside(tmp_path)] == [b'{"inks": [[1, 2']
     assert not (tmp_path / PROFILE_FILE).exists()
     assert len(store.notices) == 1 and "could not be read" in store.notices[0]
     store.save(_profile().as_json())  # teaching again works
     assert DeckProfile.from_json(store.load()) == _profile()
+
+
+def test_a_second_damaged_file_is_set_aside_beside_the_first_not_over_it(tmp_path):
+    for content in (b'{"inks"', b'[1, 2'):
+        (tmp_path / PROFILE_FILE).write_bytes(content)
+        assert DeckProfileStore(tmp_path).load() is None
+    assert sorted(path.read_bytes() for path in _set_aside(tmp_path)) == [b'[1, 2', b'{"inks"']
+
+
+def _set_aside(folder):
+    return sorted(folder.glob(f"damaged-{PROFILE_FILE}.*"))
 
 
 def test_a_file_of_no_profile_is_set_aside_by_its_reader(tmp_path):
@@ -65,7 +76,7 @@ def test_a_file_of_no_profile_is_set_aside_by_its_reader(tmp_path):
     except ValueError as error:
         store.set_aside(str(error))
     assert store.load() is None
-    assert (tmp_path / f"damaged-{PROFILE_FILE}").exists()
+    assert len(_set_aside(tmp_path)) == 1
     assert "not a deck profile" in store.notices[0]
 
 
