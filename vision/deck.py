@@ -143,8 +143,9 @@ def deck_cards(image: np.ndarray) -> dict[Card, _Reading]:
                         f"from above.")
     to_grid, rows = _grid(readings)
     cells = _on_grid(readings, to_grid)
+    small, scale = working_copy(image)
     if _missing(cells):
-        cells |= _read_missing(image, _missing(cells), to_grid, sure)
+        cells |= _read_missing(small, scale, _missing(cells), to_grid, sure)
     if _missing(cells):
         # The cards read teach the reader most of the deck: read with what they taught, a card
         # of an odd face or ink that the classifier alone refused may read now.
@@ -155,8 +156,8 @@ def deck_cards(image: np.ndarray) -> dict[Card, _Reading]:
     missing = _missing(cells)
     # A few cards that lie in their place but did not read (an 11 set wide, its digits taken
     # for two cards' pieces) leave enough of their row and column to learn from.
-    if missing and (len(missing) > UNREAD or any(
-            not _paper_at(image, _place(cell, to_grid, sure)) for cell in missing)):
+    if missing and (len(missing) > UNREAD or not _paper_at_all(
+            small, scale, [_place(cell, to_grid, sure) for cell in missing])):
         names = ", ".join(f"{rows[row].value} {column + 1}" for row, column in missing)
         raise DeckError(f"Found {60 - len(missing)} of 60 cards; missing: {names}. Lay the "
                         f"whole deck out as a full Plaza and take the photo again.")
@@ -278,12 +279,12 @@ def _card_sized(readings: list[_Reading]) -> list[_Reading]:
             if width >= 0.5 * np.median(widths)]
 
 
-def _read_missing(image: np.ndarray, missing: list[tuple[int, int]], to_grid: np.ndarray,
-                  sure: list[_Reading]) -> dict[tuple[int, int], _Reading]:
+def _read_missing(small: np.ndarray, scale: float, missing: list[tuple[int, int]],
+                  to_grid: np.ndarray, sure: list[_Reading]) -> dict[tuple[int, int], _Reading]:
     """Places of the grid where the reader found nothing, read again against their own white
-    (_read_place): a card shaded or lit unlike the rest. The place is the nearest sure card's
-    frame, moved to the cell's centre."""
-    small, scale = working_copy(image)
+    (_read_place) on the photo's working copy (`small`, `scale` from working_copy): a card
+    shaded or lit unlike the rest. The place is the nearest sure card's frame, moved to the
+    cell's centre."""
     axis = _row_axis(sure)
     found = {}
     for row, column in missing:
@@ -308,21 +309,24 @@ def _place(cell: tuple[int, int], to_grid: np.ndarray, sure: list[_Reading]) -> 
     return nearest.frame - nearest.frame.mean(axis=0) + centre
 
 
-def _paper_at(image: np.ndarray, place: np.ndarray) -> bool:
-    """Whether a card's paper lies at a place (corners, photo pixels): most of its inner half
-    is card stock, as the reader tells it (ink and artwork leave the rest), not table."""
-    small, scale = working_copy(image)
-    corners = place * scale
+def _paper_at_all(small: np.ndarray, scale: float, places: list[np.ndarray]) -> bool:
+    """Whether a card's paper lies at every place (corners, photo pixels) on the photo's working
+    copy (`small`, `scale` from working_copy): most of its inner half is card stock, as the
+    reader tells it (ink and artwork leave the rest), not table."""
+    paper = _paper_mask(small, _divide_by_paper(small))
+    return all(_mostly_paper(paper, place * scale) for place in places)
+
+
+def _mostly_paper(paper: np.ndarray, corners: np.ndarray) -> bool:
     inner = corners.mean(axis=0) + 0.5 * (corners - corners.mean(axis=0))
     x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int), 0)
     x1, y1 = np.ceil(corners.max(axis=0)).astype(int)
-    crop = small[y0:y1, x0:x1]
+    crop = paper[y0:y1, x0:x1]
     if crop.size == 0:
         return False
     inside = np.zeros(crop.shape[:2], np.uint8)
     cv2.fillPoly(inside, [np.round(inner - (x0, y0)).astype(np.int32)], 1)
-    paper = _paper_mask(small, _divide_by_paper(small))[y0:y1, x0:x1]
-    return bool(paper[inside > 0].mean() >= 0.5)
+    return bool(crop[inside > 0].mean() >= 0.5)
 
 
 def _profile(cards: dict[Card, _Reading]) -> DeckProfile:
