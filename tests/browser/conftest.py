@@ -202,41 +202,51 @@ def tap(control) -> None:
     control.dispatch_event("click")
 
 
+def retried(action, awaited, state: str = "visible", wait_ms: int = 10_000) -> None:
+    """Do `action` until `awaited` (a locator) is in `state`, at most three times.
+
+    On a loaded machine the headless browser can lose keys typed into a field, and a tap made
+    right after typing (the screen stays as it was, with no message): a player would do it
+    again, and so do the tests. Every action retried is safe to repeat: typing replaces the
+    field's text, and a tap that took effect has moved the screen on (a recorded hand's button
+    is gone)."""
+    for _ in range(3):
+        action()
+        try:
+            awaited.wait_for(state=state, timeout=wait_ms)
+            return
+        except PlaywrightTimeout:
+            continue
+    awaited.wait_for(state=state)  # fails, saying what was awaited
+
+
 def type_into(page, label, text: str, shown=None) -> None:
     """Replace the text of the field labelled `label` (text or pattern) as a person would:
     tap, select all, type; with `shown`, wait until the screen shows it because of the typing.
 
     Playwright's fill() on Flutter's semantics input is not reliable (the value sometimes never
     reaches the app, or the element is swapped under it), and a fresh page may drop the first
-    keys typed: real key presses are used, and repeated (up to three times) until `shown` is there.
+    keys typed: real key presses are used, and repeated (retried) until `shown` is there.
     """
     field = page.get_by_role("textbox", name=label)
-    for _ in range(3):
+
+    def type_once() -> None:
         field.click()
         page.keyboard.press("Control+A")
         page.keyboard.type(text)
-        if shown is None:
-            return
-        try:
-            page.get_by_text(shown).first.wait_for(state="attached", timeout=5_000)
-            return
-        except PlaywrightTimeout:
-            continue
-    page.get_by_text(shown).first.wait_for(state="attached")  # fails, saying what was awaited
+
+    if shown is None:
+        type_once()
+    else:
+        retried(type_once, page.get_by_text(shown).first, "attached", 5_000)
 
 
 def add_player(page, name: str) -> None:
-    """Add a player on the players screen and wait until his row is there."""
-    type_into(page, "New player's name", name)
-    added = page.get_by_role("button", name=f"Rename {' '.join(name.split())}")
-    for _ in range(3):
-        tap(page.get_by_role("button", name="Add player"))
-        try:
-            added.wait_for(timeout=5_000)
-            return
-        except PlaywrightTimeout:
-            type_into(page, "New player's name", name)  # the name did not arrive: type it again
-    added.wait_for()
+    """Add a player on the players screen and wait until his row is there (the name typed
+    again before each further tap: it may not have arrived)."""
+    retried(lambda: (type_into(page, "New player's name", name),
+                     tap(page.get_by_role("button", name="Add player"))),
+            page.get_by_role("button", name=f"Rename {' '.join(name.split())}"), wait_ms=5_000)
 
 
 def controls_outside(page, width: int) -> list[str]:

@@ -38,9 +38,10 @@ from companion.ui.games.patience import (
 )
 from companion.ui.services import Services
 from storage import memory_library, open_library
-from tests.browser.conftest import screen_texts, screenshot, show_entry, type_into
+from tests.browser.conftest import retried, screen_texts, screenshot, show_entry, type_into
 from tests.browser.test_tabit import (
     assert_inside_viewport,
+    entry_shown,
     standings_on_screen,
     start_game,
     tap,
@@ -48,9 +49,11 @@ from tests.browser.test_tabit import (
 )
 
 
-def give_up_with(page, cards: str) -> None:
-    type_into(page, re.compile("^Cards home when given up"), cards)
-    tap(page, "Given up")
+def give_up_with(page, cards: str, awaited) -> None:
+    """Type the cards home and tap "Given up" until `awaited` (a locator) shows: retried, as
+    the typed cards or the tap right after typing can be lost on a loaded machine."""
+    retried(lambda: (type_into(page, re.compile("^Cards home when given up"), cards),
+                     tap(page, "Given up")), awaited)
 
 
 def session_statistics_shown(page) -> str:
@@ -94,22 +97,19 @@ def test_a_whole_session_with_undo_and_a_correction_of_an_older_attempt(app_serv
         assert page.get_by_role("button", name=re.compile("^Redeal")).count() == 0
 
     allowed = f"enter {case.fewest_home} to 103."
-    give_up_with(page, "lots")  # not a number: refused on the field, nothing stored
-    page.get_by_text(f"“lots” is not a whole number: {allowed}").wait_for(timeout=10_000)
+    # not a number: refused on the field, nothing stored
+    give_up_with(page, "lots", page.get_by_text(f"“lots” is not a whole number: {allowed}"))
     too_few = case.fewest_home - 1  # fewer than the bases out at the start (Q1, Q2)
-    give_up_with(page, str(too_few))
-    page.get_by_text(f"{too_few} is out of range: {allowed}").wait_for(timeout=10_000)
-    give_up_with(page, "87")
+    give_up_with(page, str(too_few), page.get_by_text(f"{too_few} is out of range: {allowed}"))
     entries += 1
-    wait_for_entry(page, entries)
+    give_up_with(page, "87", entry_shown(page, entries))
     given_up = entries  # the attempt corrected below
 
     for _ in range(2):
         entered("Start an attempt")
         entered("Won: all 104 home")
     entered("Start an attempt")
-    give_up_with(page, "50")  # a slip: that attempt came out
-    wait_for_entry(page, entries + 1)
+    give_up_with(page, "50", entry_shown(page, entries + 1))  # a slip: that attempt came out
     tap(page, "Undo last entry")
     page.get_by_role("button", name=f"Delete entry {entries + 1}", exact=True).wait_for(
         state="detached", timeout=10_000)
@@ -119,9 +119,8 @@ def test_a_whole_session_with_undo_and_a_correction_of_an_older_attempt(app_serv
     show_entry(page, given_up)
     tap(page, f"Correct entry {given_up}")
     page.get_by_text(f"Correcting entry {given_up}").wait_for(timeout=10_000)
-    give_up_with(page, "90")
-    page.get_by_text(re.compile(rf"^{given_up}\. Given up with 90 cards home")).wait_for(
-        timeout=10_000)
+    give_up_with(page, "90",
+                 page.get_by_text(re.compile(rf"^{given_up}\. Given up with 90 cards home")))
     shown_statistics = session_statistics_shown(page)
     assert shown_statistics.startswith("Attempts 4 · wins 3 · win rate 75%")
 
@@ -156,8 +155,7 @@ def test_patience_screen_fits_a_390_px_phone(app_server, open_app, title):
     start_game(page, title, ("Ann",))
     tap(page, "Start an attempt")
     wait_for_entry(page, 1)
-    give_up_with(page, "0")
-    page.get_by_text(re.compile("0 is out of range")).wait_for(timeout=10_000)
+    give_up_with(page, "0", page.get_by_text(re.compile("0 is out of range")))
     page.wait_for_timeout(500)
     screenshot(page, f"{title.lower().replace(' ', '_')}-390x844")
     assert_inside_viewport(page, 390)

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
 from companion.core.match import replay
 from companion.games.plaza import PLAZA, Card, Charge, Colour, HandPlayed
 from companion.games.registry import game_for
@@ -18,6 +16,7 @@ from storage import open_library
 from tests.browser.conftest import (
     TIMEOUT,
     controls_outside,
+    retried,
     screen_texts,
     screenshot,
     show_entry,
@@ -82,14 +81,7 @@ def record(page, hand: int) -> None:
     as a player would. A second tap cannot record the hand twice: once it is recorded, the
     button is "Record hand <next>" and no longer found."""
     record_button = button(page, f"Record hand {hand}")
-    for _ in range(3):
-        tap(record_button)
-        try:
-            record_button.wait_for(state="detached", timeout=10_000)
-            return
-        except PlaywrightTimeout:
-            continue
-    record_button.wait_for(state="detached")  # fails, saying what was awaited
+    retried(lambda: tap(record_button), record_button, "detached")
 
 
 def hand_of_totals(page, hand: int, winner: str, totals: dict[str, int]) -> None:

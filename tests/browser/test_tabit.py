@@ -12,6 +12,7 @@ from companion.games.registry import game_for
 from companion.games.tabit import TABIT, Board, BoardEntered, Line, LineChosen, Picture
 from storage import open_library
 from tests.browser.conftest import add_player, screen_texts, screenshot
+from tests.browser.conftest import tap as tap_control
 
 MOON_WORD_4 = Line(Picture.MOON, 4, True)  # 500
 STAR_WORD_4 = Line(Picture.STAR, 4, True)  # 400
@@ -34,7 +35,9 @@ def start_game(page, title: str, players: tuple[str, ...]) -> None:
 
 
 def tap(page, label: str) -> None:
-    page.get_by_role("button", name=label, exact=True).click()
+    """Tap the button labelled exactly `label` through its semantics node (conftest's tap: a
+    mouse click aimed by coordinates can reach another node on a loaded machine)."""
+    tap_control(page.get_by_role("button", name=label, exact=True))
 
 
 def standings_on_screen(page) -> list[tuple[int, str, int]]:
@@ -68,7 +71,12 @@ def scroll_app(page, down: bool) -> None:
 
 def wait_for_entry(page, number: int) -> None:
     """The history shows entry `number`: it is on disk (the screen shows only stored entries)."""
-    page.get_by_role("button", name=f"Delete entry {number}", exact=True).wait_for(timeout=10_000)
+    entry_shown(page, number).wait_for(timeout=10_000)
+
+
+def entry_shown(page, number: int):
+    """The history's entry `number` (a locator): shown only once it is stored."""
+    return page.get_by_role("button", name=f"Delete entry {number}", exact=True)
 
 
 def enter_line(page, player: str, label: str, number: int) -> None:

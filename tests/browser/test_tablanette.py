@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from companion.core.match import Match, replay
@@ -21,7 +20,7 @@ from companion.games.tablanette import (
 )
 from companion.ui.games.tablanette import COUNT_LABELS, preview
 from storage import open_library
-from tests.browser.conftest import controls_outside, screen_texts, screenshot
+from tests.browser.conftest import controls_outside, retried, screen_texts, screenshot
 
 PHONE = (390, 844)
 WAIT = 20_000  # ms: the machine is shared; a real failure still fails
@@ -104,17 +103,14 @@ def type_pile_field(page, name: str, field: str, text: str,
         # Already right (a correction form comes filled in): a player leaves it alone. Typing
         # anyway can append to the old text when the select-all arrives before the field's focus.
         return
-    for _ in range(3):
+
+    def type_once() -> None:
         box.click()
         page.keyboard.press("Control+A")
         page.keyboard.press("Backspace")
         page.keyboard.type(text, delay=20)
-        try:
-            page.get_by_text(shown).first.wait_for(timeout=3_000)
-            return
-        except PlaywrightTimeout:
-            continue
-    page.get_by_text(shown).first.wait_for(timeout=WAIT)  # fails, naming what is missing
+
+    retried(type_once, page.get_by_text(shown).first, wait_ms=3_000)
 
 
 def enter_pile(page, name: str, pile: Counted) -> None:

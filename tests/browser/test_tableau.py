@@ -7,6 +7,7 @@ test); everything about Tableau goes through the screens.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -15,7 +16,14 @@ from companion.core.match import replay
 from companion.games.registry import game_for
 from companion.games.tableau import TABLEAU, Call, RoundWon, TableStops, WrongPieces
 from storage import open_library
-from tests.browser.conftest import controls_outside, screen_texts, screenshot, tap, type_into
+from tests.browser.conftest import (
+    controls_outside,
+    retried,
+    screen_texts,
+    screenshot,
+    tap,
+    type_into,
+)
 
 PLAYERS = ("Ann", "Bob", "Cy")  # seated in this order; Ann deals first
 REFUSED_COUNT = re.compile(r"enter 0 to 16\.$")  # a count field's refusal (T6: 0 to 16)
@@ -72,14 +80,8 @@ def type_counts(page, counts: list[tuple[str, int]]) -> None:
         waiting = [other for other, _ in counts[done:]]
         shown = f"Still to count: {', '.join(waiting)}." if waiting \
             else re.compile(f"^{name}: {count} wrong")
-        for _ in range(3):
-            type_into(page, f"{name}: missing or wrong pieces", str(count), shown)
-            try:
-                page.get_by_text(REFUSED_COUNT).first.wait_for(state="detached", timeout=5_000)
-                break
-            except PlaywrightTimeout:
-                continue
-        page.get_by_text(REFUSED_COUNT).first.wait_for(state="detached")  # fails, naming it
+        retried(functools.partial(type_into, page, f"{name}: missing or wrong pieces", str(count),
+                                  shown), page.get_by_text(REFUSED_COUNT).first, "detached", 5_000)
 
 
 def settle(page, winner: str, counts: list[tuple[str, int]], preview: list[str],
