@@ -210,14 +210,16 @@ def _grid(places: list[_Reading]) -> tuple[np.ndarray, tuple[Colour, ...]]:
         if beside.size:
             chain[head(int(beside[np.argmin(steps[beside])]))] = head(i)
     heads = np.array([head(i) for i in range(len(places))])
-    # A chain's place across the rows; chains about as far across as each other are pieces of
-    # one row (a row's cards far apart where some were not found), rows lie a card's height
-    # apart at least.
+    # A chain's place across the rows; chains about as far across as a row's places are pieces
+    # of that row (a row's cards far apart where some were not found), rows lie a card's height
+    # apart at least. Measured from the row's places, not from its last chain: a stray place
+    # between two rows (a corner index read alone) would otherwise join them.
     height = float(np.median([np.linalg.norm(r.frame[3] - r.frame[0]) for r in places]))
     level = {h: float(np.median(centres[heads == h] @ across)) for h in set(heads.tolist())}
     rows: list[list[int]] = []
     for h in sorted(level, key=level.get):
-        if rows and level[h] - level[rows[-1][-1]] < 0.5 * height:
+        if rows and level[h] - np.median(centres[np.isin(heads, rows[-1])] @ across) \
+                < 0.5 * height:
             rows[-1].append(h)
         else:
             rows.append([h])
