@@ -648,7 +648,8 @@ def _judge(scores: list[cells.Scores], present: list[bool], visible: list[float]
     or, when the cell's pattern is its own cell's (STRUCTURE_LIKE), clearly less correlated;
     and none may be correlated better (shade, glare and a tint left over by the light model
     blur colour distances; a wrong piece matching the colours by chance does not match the
-    pattern)."""
+    pattern). A cell whose pattern alone picks its own cell clearly is right up to UNLIKE:
+    glare or a shadow's edge can take its colours that far."""
     candidates = distinct.shape[1]
     unlit = np.ones(3)  # the bodies come lit (_relit)
     verdicts, mines = [], []
@@ -664,13 +665,15 @@ def _judge(scores: list[cells.Scores], present: list[bool], visible: list[float]
         mines.append(mine)
         told_apart = float(every[distinct[index]].min(initial=np.inf))
         beaten = (mine + CLEARLY < every) & (mine < CLEAR_RATIO * every)
+        by_structure = np.zeros_like(beaten)
         if structured[index]:
             correlated = score.structure().max(0)
             if correlated[index] >= STRUCTURE_LIKE:
-                beaten |= correlated[index] - correlated >= STRUCTURE_MARGIN
-            beaten &= correlated <= correlated[index]
-        beaten[index] = True
-        if mine <= LOOKS_LIKE and (index in vouched or beaten.all()):
+                by_structure = correlated[index] - correlated >= STRUCTURE_MARGIN
+            beaten = (beaten | by_structure) & (correlated <= correlated[index])
+        beaten[index] = by_structure[index] = True
+        if mine <= LOOKS_LIKE and (index in vouched or beaten.all()) \
+                or mine <= UNLIKE and by_structure.all():
             verdicts.append("right")
         elif mine > NOISE or told_apart < mine:
             # unlike its own cell, or not clearly its own; or a cell or turn content can tell

@@ -362,6 +362,19 @@ def test_t6_a_patterned_piece_under_a_glare_veil_is_right_by_its_structure():
     assert verdict == "right"
 
 
+def test_t6_a_patterned_piece_under_strong_glare_is_right_by_its_pattern_alone():
+    # glare takes its colours beyond LOOKS_LIKE, nearer another cell than its own
+    bank = cells.bank(PATTERNED)
+    glared = bank.cells[5] * 0.3 + 160
+    shifts = len(count.SHIFTS)
+    body = cells.Body(np.repeat(glared[None].astype(np.float32), shifts, 0),
+                      np.ones((shifts, cells.SAMPLES, cells.SAMPLES), np.float32))
+    every = cells.distance(cells.scores(body, cells.turned(bank)), np.ones(3),
+                           np.arange(shifts)[:, None], np.arange(64)[None]).min(0)
+    assert count.LOOKS_LIKE < every[5] <= count.UNLIKE and every.argmin() != 5
+    assert _judged_alone(glared, bank, 5)[0] == "right"
+
+
 def test_t6_a_piece_with_its_cells_colours_but_another_cells_pattern_is_wrong():
     # 105002 of the unseen renderer: a turned piece on a grid laid off the rectangle matched its
     # cell's colours clearly (the light taken from wrong pieces around it); its pattern was
