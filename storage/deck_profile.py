@@ -3,8 +3,8 @@
 One JSON file, `deck-profile.json` in the data folder, holding plain numbers (what
 vision.deck.DeckProfile.as_json gives; this store never interprets them, the vision package
 does). Written atomically (storage.atomic): a crash leaves the old profile or the new one. A file
-that cannot be read is moved aside (never deleted, named with the time) with a notice, and the app goes on without
-calibration, as it would before the deck was taught.
+that cannot be read is moved aside (never deleted, named with the time) with a notice, and the
+app goes on without calibration, as it would before the deck was taught.
 """
 
 from __future__ import annotations
