@@ -775,8 +775,7 @@ def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, sca
 def _six_or_nine(reading: _Reading) -> bool:
     """A clear 6 or 9 of unknown way up: a card's shape (a picture can notch its outline), left
     for its place on the Plaza to settle (P5)."""
-    odds = _number_odds(reading.probabilities)
-    return odds[5] + odds[8] >= 0.9 and reading.colour_confidence >= 0.5
+    return _six_or_nine_shape(reading.probabilities) >= 0.9 and reading.colour_confidence >= 0.5
 
 
 def _edge_angle(normalised: np.ndarray, region: _Region) -> float:
@@ -916,8 +915,8 @@ def _inside(box: tuple[float, float, float, float], margin: float, size: tuple[i
 
 def _shape_odds(numeral: _Numeral) -> float:
     """How sure the classifier is of the numeral's shape, taking 6 and 9 as one shape."""
-    odds = _number_probabilities(numeral)
-    return float(max(odds.max(), odds[5] + odds[8]))
+    return max(float(_number_probabilities(numeral).max()),
+               _six_or_nine_shape(numeral.probabilities))
 
 
 def _beyond_frame(paper: np.ndarray, from_half: np.ndarray, size: tuple[int, int],
@@ -988,6 +987,7 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
     if not groups:
         return [], labels, 0.0
     probabilities = _classified(ink, [box for box, _, _, _ in groups])
+    groups = _marks_of_six_or_nine(groups, probabilities, ink, stats)
     probabilities = [_line() if box[2] < THINNEST * box[3] else
                      _narrow_is_one(p) if box[2] < NARROW * box[3] else p
                      for (box, _, _, _), p in zip(groups, probabilities, strict=True)]
@@ -1015,6 +1015,37 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
                  if c.probabilities[REJECT] >= 0.5 and 0.55 * tall <= max(c.box[2], c.box[3])
                  <= 1.6 * tall)
     return [numeral for numeral in numerals if numeral.box[3] >= 0.55 * tall], labels, unread
+
+
+def _marks_of_six_or_nine(groups: list[Group], probabilities: np.ndarray, ink: np.ndarray,
+                          stats: np.ndarray) -> list[Group]:
+    """The groups, but a flat shape joined as the mark (_group_digits) of what reads as a 6 or
+    a 9 is refused where the digits alone read for sure as another number: decks mark nothing
+    else, and the classifier, which learnt the mark on 6 and 9 only, takes a digit under a flat
+    shape for one (unseen seed 1054: a 5 under a piece of its card's printed title read as a
+    sure 9). Only digits SHAPED tall and wider than a 1 (NARROW) are judged alone: a piece of a
+    broken digit, or an index, can read as anything. Those digits are read alone
+    (`probabilities` changed here)."""
+    marked = [i for i, (_, _, bar, _) in enumerate(groups)
+              if bar and _six_or_nine_shape(probabilities[i]) >= 0.5]
+    # The mark is the group's last label (_group_digits).
+    alone = [_union([(*stats[label, :4], label) for label in groups[i][1][:-1]]) for i in marked]
+    judged = [(i, box) for i, box in zip(marked, alone, strict=True)
+              if box[3] >= SHAPED and box[2] >= NARROW * box[3]]
+    if not judged:
+        return groups
+    unmarked = list(groups)
+    for (i, box), p in zip(judged, _classified(ink, [box for _, box in judged]), strict=True):
+        odds = _number_odds(p)
+        if odds.max() >= SURE and int(np.argmax(odds)) not in (5, 8):
+            unmarked[i] = (box, groups[i][1][:-1], 0, groups[i][3])
+            probabilities[i] = p
+    return unmarked
+
+
+def _six_or_nine_shape(probabilities: np.ndarray) -> float:
+    """The classifier's odds of a 6 or 9's shape, either way up."""
+    return float(_number_odds(probabilities)[[5, 8]].sum())
 
 
 def _without_frames(blobs: list[Blob], stats: np.ndarray, labels: np.ndarray) -> list[Blob]:
@@ -1278,6 +1309,8 @@ def _index_loop(ink: np.ndarray, ink_mask: np.ndarray, numeral: _Numeral,
 
 
 Blob = tuple[int, int, int, int, int]  # x, y, w, h, label of an ink component
+# A numeral's group: its box, its ink labels, its mark's side, its crowders (_group_digits).
+Group = tuple[tuple[float, float, float, float], tuple[int, ...], int, tuple[Blob, ...]]
 
 
 def _group_digits(blobs: list[Blob], cut: list[Blob]

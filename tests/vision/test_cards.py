@@ -1056,3 +1056,30 @@ def test_the_rows_pitch_is_measured_on_the_columns_of_sure_cards(pitch, turn, nu
     assert _row_pitch(in_rows(numbers, pitch, (0, 1), turn)) == pytest.approx(pitch, rel=1e-3)
     # Rows between missing: the cards of a column three rows apart measure no pitch.
     assert _row_pitch(in_rows(numbers, pitch, (0, 3), turn)) == ROW_PITCH
+
+
+# ---------------------------------------------------------------------------------------------
+# Sure wrong readings of the independent renderer's tuning seeds (issue 6): a card read for sure
+# and wrong is the worst failure, since players trust it.
+
+
+def no_card_read_wrong(photo, reading) -> None:
+    """Every card read for sure is one that lies on the photo, where it lies."""
+    for seen in reading.cards:
+        truth = next((placed for placed in photo.cards if placed.card == seen.card), None)
+        assert truth is not None, f"{seen.card} read, but not on the photo"
+        centre = np.mean(seen.corners, axis=0)
+        assert cv2.pointPolygonTest(np.array(truth.corners, np.float32),
+                                    tuple(float(v) for v in centre), False) >= 0, seen.card
+
+
+@pytest.mark.skipif(not render_plaza_unseen.unseen_typefaces(),
+                    reason=render_plaza_unseen.MISSING_FONTS)
+def test_a_5_under_a_piece_of_its_cards_title_is_read_as_a_5():
+    # Tuning seed 1054 (12 MP, a title printed over each numeral): two letters of the Brown 5's
+    # title, joined into one flat blob, passed for the mark over a turned 9, and the 5 was read
+    # as a sure 9. A mark belongs to a 6 or a 9: the 5 alone reads as a 5.
+    photo = render_plaza_unseen.render_photo(1054, kind="legal")
+    reading = read_plaza(decode_photo(photo.jpeg))
+    no_card_read_wrong(photo, reading)
+    assert Card(BR, 5) in {seen.card for seen in reading.cards}
