@@ -988,7 +988,7 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
         return [], labels, 0.0
     probabilities = _classified(ink, [box for box, _, _, _ in groups])
     groups = _marks_of_six_or_nine(groups, probabilities, ink, stats)
-    probabilities = [_line() if box[2] < THINNEST * box[3] else
+    probabilities = [_line() if _a_line(box) else
                      _narrow_is_one(p) if box[2] < NARROW * box[3] else p
                      for (box, _, _, _), p in zip(groups, probabilities, strict=True)]
     # Crowders are lone digits (or cut blobs, never read): a group's first label names it.
@@ -997,7 +997,7 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
     spots = _spots(dots + [b for b in blobs if _digit_like(b)])
     candidates = []
     for (box, members, bar, crowders), p in zip(groups, probabilities, strict=True):
-        if _crowded(box, p, crowders, lone):
+        if _crowded(box, p, crowders, lone) or len(members) == 1 and _stem_beside(box, p, mask):
             p = _doubted(p)
         # A lone digit's full stop ("6.") marks it; looked for only beside a numeral read (a
         # dotted table leaves thousands of lone dots unread, and their marks would count for
@@ -1130,7 +1130,7 @@ def _crowded(box: tuple[float, float, float, float], probabilities: np.ndarray,
     digit = _as_blob(box)
     for crowder in crowders:
         other = lone.get(crowder[4])
-        if other is not None and crowder[2] < THINNEST * crowder[3]:
+        if other is not None and _a_line(crowder):
             continue  # a line (a frame's side), whole in the frame: no digit nor a piece of one
         left, right = sorted((digit, crowder), key=lambda b: b[0] + b[2] / 2)
         # The pair's fit with the gap closed: their heights and line alone.
@@ -1139,6 +1139,32 @@ def _crowded(box: tuple[float, float, float, float], probabilities: np.ndarray,
                 not level or _may_pair(probabilities, other) or _may_pair(other, probabilities)):
             return True
     return False
+
+
+def _stem_beside(box: tuple[float, float, float, float], probabilities: np.ndarray,
+                 mask: np.ndarray) -> bool:
+    """Whether a lone digit that may be the second digit of an 11 or a 12 (a 1 or a 2) has a
+    1's stem beside it that is no blob of its own: a 1 touching a frame printed round the
+    numeral is one blob with the frame, and the 2 alone read as a sure 2 (unseen seed 3001).
+    The stem is a band of columns, within 0.8 of the digit's height of either side (a turned
+    card's 1 lies on the right), inked down the digit's height and bare just above and below
+    it: a frame's side runs on."""
+    odds = _number_odds(probabilities)
+    if odds[0] + odds[1] < 0.5:
+        return False
+    x, y, w, h = (int(v) for v in box)
+    reach = int(0.8 * h)
+    x0, x1 = max(0, x - reach), min(mask.shape[1], x + w + reach)
+    if y - h // 4 < 0 or y + h + h // 4 > mask.shape[0]:
+        return False
+    core = mask[y + h // 10:y + h - h // 10, x0:x1].mean(axis=0)
+    above = mask[y - h // 4:y - h // 20, x0:x1].max(axis=0)
+    below = mask[y + h + h // 20:y + h + h // 4, x0:x1].max(axis=0)
+    stem = (core >= 0.9) & (above == 0) & (below == 0)
+    stem[x - x0:x + w - x0] = False  # the digit itself
+    stroke = max(2, h // 16)  # the thinnest 1 of a light face; two pixels at least
+    runs = np.convolve(stem, np.ones(stroke), mode="valid")
+    return bool(runs.size and runs.max() >= stroke)
 
 
 def _may_pair(first: np.ndarray, second: np.ndarray) -> bool:
@@ -1163,8 +1189,9 @@ def _join_broken_digits(candidates: list[_Numeral], ink: np.ndarray) -> list[_Nu
     joined: list[_Numeral] = []
     used: set[int] = set()
     for index, numeral in enumerate(read):
+        # A line is no piece of a digit either (_group_digits).
         piece = next((j - len(read) for j in near[index] if j >= len(read)
-                      and j - len(read) not in used
+                      and j - len(read) not in used and not _a_line(blobs[j])
                       and _pair_misfit(*sorted((blobs[index], blobs[j]))) < 1), None)
         if piece is None:
             joined.append(numeral)
@@ -1330,8 +1357,11 @@ def _group_digits(blobs: list[Blob], cut: list[Blob]
     others = digits + cut  # an index past the digits names a cut blob
     nearby = _line_neighbours(others, len(digits))  # cut blobs are only looked at
     centres = [d[0] + d[2] / 2 for d in digits]
+    # A line (a frame's side, which blur and noise break into pieces of a digit's height) is
+    # no digit: paired with the 9 beside it, the pair read as a sure 10 (unseen seed 3001).
     pairs = sorted((misfit, i, j) for i, first in enumerate(digits) for j in nearby[i]
                    if j < len(digits) and centres[i] < centres[j]
+                   and not _a_line(first) and not _a_line(digits[j])
                    and (misfit := _pair_misfit(first, digits[j])) < 1)
     partner: dict[int, int] = {}
     for _, i, j in pairs:
@@ -1363,6 +1393,11 @@ def _group_digits(blobs: list[Blob], cut: list[Blob]
             side = 1 if marks[0][1] + marks[0][3] / 2 > y0 + h / 2 else -1
         result.append((_union(group), tuple(b[4] for b in group), side, crowders))
     return result
+
+
+def _a_line(box: Sequence[float]) -> bool:
+    """Whether a box (x, y, w, h, ...) is too thin for any digit: a line (THINNEST)."""
+    return box[2] < THINNEST * box[3]
 
 
 def _digit_like(blob: Blob) -> bool:

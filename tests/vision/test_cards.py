@@ -1083,3 +1083,13 @@ def test_a_5_under_a_piece_of_its_cards_title_is_read_as_a_5():
     reading = read_plaza(decode_photo(photo.jpeg))
     no_card_read_wrong(photo, reading)
     assert Card(BR, 5) in {seen.card for seen in reading.cards}
+
+
+@pytest.mark.skipif(not render_plaza_unseen.unseen_typefaces(),
+                    reason=render_plaza_unseen.MISSING_FONTS)
+def test_wide_numerals_in_double_frames_are_never_read_as_other_numbers():
+    # Tuning seed 3001 (2 MP, blur): the 1 of the Green 12 touches the card's printed double
+    # frame and is one blob with it, and the 2 was read alone as a sure 2; a piece of a frame's
+    # side, as tall as the Yellow 9 beside it, was paired with it as a sure 10.
+    photo = render_plaza_unseen.render_photo(3001, kind="illegal")
+    no_card_read_wrong(photo, read_plaza(decode_photo(photo.jpeg)))
