@@ -1093,3 +1093,14 @@ def test_wide_numerals_in_double_frames_are_never_read_as_other_numbers():
     # side, as tall as the Yellow 9 beside it, was paired with it as a sure 10.
     photo = render_plaza_unseen.render_photo(3001, kind="illegal")
     no_card_read_wrong(photo, read_plaza(decode_photo(photo.jpeg)))
+
+
+@pytest.mark.skipif(not render_plaza_unseen.unseen_typefaces(),
+                    reason=render_plaza_unseen.MISSING_FONTS)
+def test_a_7_whose_bar_broke_off_is_read_as_a_7():
+    # Tuning seed 3031 (a hand, 12 MP, glare and blur): the Green 7's thin stem lost its join
+    # to the bar, the stem alone read as a 1, and the bar, read across the card, as a sure 1.
+    photo = render_plaza_unseen.render_photo(3031, kind="hand")
+    reading = read_hand(decode_photo(photo.jpeg))
+    no_card_read_wrong(photo, reading)
+    assert Card(G, 7) in {seen.card for seen in reading.cards}
