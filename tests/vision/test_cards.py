@@ -1104,3 +1104,15 @@ def test_a_7_whose_bar_broke_off_is_read_as_a_7():
     reading = read_hand(decode_photo(photo.jpeg))
     no_card_read_wrong(photo, reading)
     assert Card(G, 7) in {seen.card for seen in reading.cards}
+
+
+@pytest.mark.skipif(not render_plaza_unseen.unseen_typefaces(),
+                    reason=render_plaza_unseen.MISSING_FONTS)
+def test_a_sure_6_beside_the_table_the_frame_cut_is_no_half_of_a_number():
+    # Tuning seed 1023 (a hand, 12 MP, a dark gravel table): a strip of the table beyond the
+    # Green 6's card edge, cut by its frame at the 6's height, made it a possible half of a 10,
+    # 11 or 12, and the 6 was left unsure and dropped; only a 1 or a 2 can be such a half.
+    photo = render_plaza_unseen.render_photo(1023, kind="hand")
+    reading = read_hand(decode_photo(photo.jpeg))
+    no_card_read_wrong(photo, reading)
+    assert Card(G, 6) in {seen.card for seen in reading.cards}
