@@ -1409,11 +1409,13 @@ def _top_stroke(digit: Blob, bars: list[Blob]) -> list[Blob]:
     """The flat stroke over a lone digit's head, too wide for a mark (_group_digits) but no
     wider than a digit is tall, as one piece with it (or none): glare or blur thins the join of
     a 7's or a 5's top bar below INK, and the stroke beneath, read alone, passes for a 1 (unseen
-    seed 3031: a 7's bar lay half its height above its stem, and the bar, read across the card,
-    won as a sure 1)."""
+    seed 3031: a 7's bar lay a third of its height above its stem, and the bar, read across the
+    card, won as a sure 1). A stroke is a tenth of the digit's height thick at least: the
+    hairline of a frame printed just over a small numeral is none."""
     x, y, w, h, _ = digit
     strokes = [bar for bar in bars
-               if 1.1 * w + 4 <= bar[2] <= h and -0.15 * h <= y - (bar[1] + bar[3]) <= 0.5 * h
+               if 1.1 * w + 4 <= bar[2] <= h and bar[3] >= 0.1 * h
+               and -0.15 * h <= y - (bar[1] + bar[3]) <= 0.5 * h
                and bar[0] < x + w and x < bar[0] + bar[2]]
     return strokes if len(strokes) == 1 else []
 
