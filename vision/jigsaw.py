@@ -298,7 +298,7 @@ def check_fit(photo: np.ndarray, picture: Picture | None) -> FitVerdict:
     texture are judged too. Feature matching names what is wrong when they are not joined."""
     check_image(photo)
     work, factor = to_work(photo)
-    found = find_pieces(work)
+    found = find_pieces(work, grain=True)
     pair = read_pair(found) if found.area else None
     joined = _joined(work, found, pair)
     if picture is None:

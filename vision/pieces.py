@@ -37,13 +37,15 @@ class Pieces:
     """The pieces' mask (uint8 0/1, holes filled) at `factor` photo pixels per mask pixel, the
     same before filling (`bare`: a gap closed in by two pieces is a hole), and the pieces' angle
     (radians, modulo a quarter turn) in the photo; the table colours (weighted Lab, lab_of) and
-    the margin beyond which a colour is piece, to read finer detail at another size."""
+    the margin beyond which a colour is piece, to read finer detail at another size; `smooth`,
+    if the grain was read, marks what is piece by its grain whatever its colour (_smooth)."""
     mask: np.ndarray
     bare: np.ndarray
     factor: float
     angle: float
     table: np.ndarray | None = None
     margin: float = 0.0
+    smooth: np.ndarray | None = None
 
     @property
     def area(self) -> int:
@@ -57,11 +59,14 @@ def lab_of(image: np.ndarray) -> np.ndarray:
 
 
 def border_ring(image: np.ndarray) -> np.ndarray:
-    """The pixels of a ring along the image's border (n × channels)."""
+    """The pixels of a ring along the image's border (n × channels, or n for one channel)."""
     height, width = image.shape[:2]
     ring = max(3, min(height, width) // 25)
-    return np.concatenate([image[:ring].reshape(-1, 3), image[-ring:].reshape(-1, 3),
-                           image[:, :ring].reshape(-1, 3), image[:, -ring:].reshape(-1, 3)])
+    channels = image.shape[2:]
+    return np.concatenate([image[:ring].reshape(-1, *channels),
+                           image[-ring:].reshape(-1, *channels),
+                           image[:, :ring].reshape(-1, *channels),
+                           image[:, -ring:].reshape(-1, *channels)])
 
 
 def _nearest(pixels: np.ndarray, centres: np.ndarray) -> np.ndarray:
@@ -115,14 +120,51 @@ def orientation(mask: np.ndarray) -> float:
     return float(np.angle(total) / 4) % (np.pi / 2)
 
 
-def find_pieces(work: np.ndarray, smallest: float = 0.002) -> Pieces:
+def find_pieces(work: np.ndarray, smallest: float = 0.002, grain: bool = False) -> Pieces:
     """Segment the pieces in a photo (any size; it is reduced to MASK_LONG_SIDE), with the
     table's colours from the photo's border ring. Parts smaller than `smallest` of the frame
-    are dropped as specks."""
+    are dropped as specks. With `grain`, regions much smoother than the table's own grain are
+    piece too, whatever their colour (fine_texture)."""
     small, factor = at_mask_size(work)
     lab = lab_of(small)
     border = border_ring(lab)
-    return segment(lab, border[:: max(1, len(border) // 3000)], factor, smallest)
+    return segment(lab, border[:: max(1, len(border) // 3000)], factor, smallest,
+                   fine_texture(work) if grain else None)
+
+
+GRAIN_SCALE = 1.5  # (photo pixels) detail finer than this is a cloth's weave or the camera's noise
+SMOOTHER = 0.7  # a region whose grain is below this share of the table's smoothest (its border
+# ring's 5th percentile) is a printed piece: a cloth's weave shows everywhere, even under light
+SMOOTH_REACH = 3  # (mask pixels) the grain of a piece's cut outline hides its edge: grown back
+RIDGE = 1.2  # a piece's cut outline shows as grain over this many times the table's median all
+# round it; glare and shade fade into the table's grain
+
+
+def fine_texture(work: np.ndarray) -> np.ndarray:
+    """The photo's fine grain at mask size: the local RMS of its grey detail finer than
+    GRAIN_SCALE. A cloth's colours may be any piece's, but its weave is rougher than print."""
+    grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    detail = grey - cv2.GaussianBlur(grey, (0, 0), GRAIN_SCALE)
+    power, _ = at_mask_size(detail * detail)
+    return np.sqrt(cv2.GaussianBlur(power, (0, 0), 2.0))
+
+
+def _smooth(texture: np.ndarray) -> np.ndarray:
+    """Regions much smoother than the table's border (see SMOOTHER), grown over the grain their
+    outline shows, and kept only when that outline is a ridge of grain most of the way round
+    (RIDGE); specks dropped."""
+    table = border_ring(texture)
+    smooth = (texture < SMOOTHER * np.percentile(table, 5)).astype(np.uint8)
+    smooth = cv2.morphologyEx(smooth, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    reach = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * SMOOTH_REACH + 1,) * 2)
+    grown = cv2.dilate(smooth, reach)
+    count, labels = cv2.connectedComponents(grown, connectivity=8)
+    around = cv2.dilate(labels.astype(np.float32), reach).astype(np.int32)
+    ring = (around > 0) & (grown == 0)
+    ridge = np.bincount(around[ring], texture[ring] > RIDGE * np.median(table), minlength=count)
+    outlined = 2 * ridge > np.bincount(around[ring], minlength=count)
+    outlined[0] = False
+    return outlined[labels].astype(np.uint8)
 
 
 def at_mask_size(work: np.ndarray) -> tuple[np.ndarray, float]:
@@ -134,9 +176,10 @@ def at_mask_size(work: np.ndarray) -> tuple[np.ndarray, float]:
 
 
 def segment(lab: np.ndarray, sample: np.ndarray, factor: float,
-            smallest: float = 0.002) -> Pieces:
+            smallest: float = 0.002, texture: np.ndarray | None = None) -> Pieces:
     """The pieces of a photo at mask size (`lab`, from lab_of), told from the table by the
-    colours of `sample` (Lab pixels known to be table)."""
+    colours of `sample` (Lab pixels known to be table), and by their grain if `texture`
+    (fine_texture) is given."""
     cv2.setRNGSeed(SEED)
     _, labels, centres = cv2.kmeans(sample, TABLE_COLOURS, None,
                                     (cv2.TERM_CRITERIA_MAX_ITER + cv2.TERM_CRITERIA_EPS, 15, 0.5),
@@ -148,6 +191,10 @@ def segment(lab: np.ndarray, sample: np.ndarray, factor: float,
     margin = max(10.0, 1.5 * float(np.percentile(_nearest(sample[on_table], centres[table]), 99)))
     mask = (distance > margin).astype(np.uint8)
     mask[_light(lab, mask, centres[table], sample)] = 0
+    smooth = None
+    if texture is not None:
+        smooth = _smooth(texture)
+        mask |= smooth
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -157,7 +204,7 @@ def segment(lab: np.ndarray, sample: np.ndarray, factor: float,
     bare = np.isin(labels, keep).astype(np.uint8)
     mask = fill_holes(bare)
     return Pieces(mask, bare, factor, orientation(mask) if mask.any() else 0.0, centres[table],
-                  margin)
+                  margin, smooth)
 
 
 # Glare and shadow on the table. Lit surfaces reflect their own colour and the light's, white
@@ -261,10 +308,11 @@ SEAM_DEPTH = 0.2  # half width of the seam band, in body lengths: inside it a jo
 SEAM_END = 0.06  # the band stops this far from the corners (the sides' shoulders wave a little)
 
 
-def _seam_band(image: np.ndarray, pair: Pair, depth: float) -> np.ndarray:
+def _seam_band(image: np.ndarray, pair: Pair, depth: float, scale: float = 1.0) -> np.ndarray:
     """The band along the pair's common side (corners left out), `depth` body lengths deep on
-    both sides, sampled about a pixel apart from `image` (the photo at the pair's size): rows
-    run along the side, columns across it from the first body to the second."""
+    both sides, sampled about a pixel apart from `image` (the photo at the pair's size, or
+    `scale` times it): rows run along the side, columns across it from the first body to the
+    second."""
     first, second = (np.array(c) for c in pair.centres)
     middle, along = (first + second) / 2, np.array(pair.direction)
     seam = np.array([-along[1], along[0]])
@@ -272,7 +320,8 @@ def _seam_band(image: np.ndarray, pair: Pair, depth: float) -> np.ndarray:
     depths = max(4, int(2 * depth * pair.along))
     t = ((np.arange(positions) + 0.5) / positions - 0.5) * (1 - 2 * SEAM_END) * pair.across
     u = ((np.arange(depths) + 0.5) / depths * 2 - 1) * depth * pair.along
-    points = (middle + t[:, None, None] * seam + u[None, :, None] * along).astype(np.float32)
+    points = ((middle + t[:, None, None] * seam + u[None, :, None] * along) * scale).astype(
+        np.float32)
     return cv2.remap(image, points[..., 0], points[..., 1], cv2.INTER_LINEAR,
                      borderMode=cv2.BORDER_REPLICATE)
 
@@ -282,11 +331,13 @@ def seam_gap(image: np.ndarray, pieces: Pieces, pair: Pair) -> float:
     a body's length: the median over the positions along the side of the table-coloured pixels
     on the line across the seam band. Read on `image` (the photo at the pair's size), finer than
     the mask, whose smoothing closes a gap of a pixel or two there; a joined pair shows only
-    its thin cut line."""
+    its thin cut line. Where the grain was read, what is smooth as print is no table."""
     if pieces.table is None or not len(pieces.table):
         return 0.0
     band = _seam_band(image, pair, SEAM_DEPTH)
     table = _table_distance(lab_of(band), pieces.table) < pieces.margin
+    if pieces.smooth is not None:
+        table &= _seam_band(pieces.smooth, pair, SEAM_DEPTH, 1 / pieces.factor) == 0
     return float(np.median(table.sum(1))) * (2 * SEAM_DEPTH / band.shape[1])
 
 

@@ -98,6 +98,39 @@ def test_a_piece_of_a_lit_table_colour_is_still_a_piece_by_its_sharp_outline(col
     assert piece_share(found) == pytest.approx(1, abs=0.06)
 
 
+CLOTH = ((60, 120, 40), (140, 60, 150))  # BGR: a checked cloth of green and purple
+
+
+def woven_table(pieces: list[tuple[float, float, float, float]]) -> np.ndarray:
+    """A checked cloth whose weave shows as a fine grain, with flat pieces (x, y, w, h) of
+    the cloth's own purple, outlined by a thin dark cut line, and a little camera noise."""
+    rng = np.random.default_rng(1)
+    y, x = np.mgrid[0:SIZE[1], 0:SIZE[0]]
+    image = np.where(((x // 45 + y // 45) % 2 == 1)[..., None], CLOTH[1], CLOTH[0])
+    image = image + rng.normal(0, 14, image.shape[:2])[..., None]
+    for px, py, w, h in pieces:
+        corners = (int(px), int(py)), (int(px + w) - 1, int(py + h) - 1)
+        cv2.rectangle(image, *corners, CLOTH[1], -1)
+        cv2.rectangle(image, *corners, (40, 30, 40), 2)
+    return np.clip(image + rng.normal(0, 2, image.shape), 0, 255).astype(np.uint8)
+
+
+def test_a_piece_of_the_cloths_own_colour_is_found_by_its_smooth_print():
+    # colours alone cannot tell it from the cloth's purple checks (before: 0 or a few checks)
+    found = find_pieces(woven_table([PIECE]), grain=True)
+    assert piece_share(found) == pytest.approx(1, abs=0.1)
+    assert find_pieces(woven_table([PIECE])).mask[int(250 / found.factor),
+                                                  int(360 / found.factor)] == 0
+
+
+@pytest.mark.parametrize("light", [dict(glare=0.7), dict(shade=0.5)], ids=["glare", "shadow"])
+def test_glare_or_a_shadow_that_smooths_the_weave_is_no_piece(light):
+    # light fades a cloth's grain gradually; a printed piece ends at a ridge of grain (its cut)
+    found = find_pieces(lit(woven_table([PIECE]), (600, 420), 60, **light), grain=True)
+    assert found.mask[int(420 / found.factor), int(600 / found.factor)] == 0
+    assert piece_share(found) == pytest.approx(1, abs=0.1)
+
+
 @given(st.floats(0.25, 0.75), st.floats(0, 0.5), st.floats(40, 90),
        st.floats(50, 750), st.floats(50, 550))
 @settings(max_examples=15, deadline=None)
