@@ -705,15 +705,29 @@ def _by_seams(found: Pieces, corners: np.ndarray, index: int,
     return "right" if joined else "wrong"
 
 
+CUT_WIDTH = 0.06  # (cells) table showing no wider than this along a seam is the cut line or
+# the slight gap of pieces pushed together, not a tab or blank that fails to interlock
+
+
 def _seam_closed(found: Pieces, corners: np.ndarray, cell: tuple[int, int],
                  neighbour: tuple[int, int]) -> bool:
-    """Is the band along the side two cells share all piece (at most HOLE of it table)?"""
+    """Is the band along the side two cells share all piece (at most HOLE of it table), once
+    the cut line is closed? A blurred or light cut line, or a hair's gap, shows the table's
+    colours along the whole seam of two right pieces; a piece that does not interlock leaves
+    holes the size of a tab."""
     (row, col), (d_row, d_col) = cell, (neighbour[0] - cell[0], neighbour[1] - cell[1])
     middle = np.array([col + 0.5 + d_col / 2, row + 0.5 + d_row / 2])
     along, across = np.array([abs(d_row), abs(d_col)]), np.array([abs(d_col), abs(d_row)])
     quad = [middle + a * 0.4 * along + b * 0.15 * across
             for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
-    points = np.float32(projective(corners, np.array(quad) / GRID))
+    points = np.float32(projective(corners, np.array(quad) / GRID)) / found.factor
     band = np.zeros(found.bare.shape, np.uint8)
-    cv2.fillConvexPoly(band, np.int32(points / found.factor), 1)
-    return not band.any() or 1 - found.bare[band > 0].mean() <= HOLE
+    cv2.fillConvexPoly(band, np.int32(points), 1)
+    if not band.any():
+        return True
+    side = float(np.linalg.norm(points[1] - points[0])) / 0.8  # a cell's side, mask pixels
+    cut = 2 * int(CUT_WIDTH * side / 2) + 1
+    x, y, width, height = cv2.boundingRect(band)
+    reach = np.s_[max(0, y - cut):y + height + cut, max(0, x - cut):x + width + cut]
+    closed = cv2.morphologyEx(found.bare[reach], cv2.MORPH_CLOSE, np.ones((cut, cut), np.uint8))
+    return 1 - closed[band[reach] > 0].mean() <= HOLE

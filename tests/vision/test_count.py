@@ -152,6 +152,16 @@ def test_t6_a_flat_piece_whose_seam_with_a_right_neighbour_is_open_is_wrong():
     assert count._by_seams(found, corners, 1, verdicts) == "wrong"
 
 
+def test_a_cut_line_showing_the_table_along_a_seam_leaves_it_closed():
+    # a blurred or light cut line, or the hair's gap of right pieces pushed together, shows the
+    # table's colours along the whole seam: more of its band than HOLE, but no tab's hole
+    found, corners = _grid_pieces([])
+    found.bare[20:420, 219:222] = 0  # 3 pixels wide, the whole side between columns 1 and 2
+    verdicts = ["unsure"] * 16
+    verdicts[1] = "right"
+    assert count._by_seams(found, corners, 2, verdicts) == "right"
+
+
 def test_t6_a_seam_open_only_towards_a_wrong_neighbour_says_nothing_against_the_piece():
     found, corners = _grid_pieces([(1, 2)])
     verdicts = ["unsure"] * 16
