@@ -775,8 +775,7 @@ def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, sca
 def _six_or_nine(reading: _Reading) -> bool:
     """A clear 6 or 9 of unknown way up: a card's shape (a picture can notch its outline), left
     for its place on the Plaza to settle (P5)."""
-    odds = _number_odds(reading.probabilities)
-    return odds[5] + odds[8] >= 0.9 and reading.colour_confidence >= 0.5
+    return _six_or_nine_shape(reading.probabilities) >= 0.9 and reading.colour_confidence >= 0.5
 
 
 def _edge_angle(normalised: np.ndarray, region: _Region) -> float:
@@ -916,8 +915,8 @@ def _inside(box: tuple[float, float, float, float], margin: float, size: tuple[i
 
 def _shape_odds(numeral: _Numeral) -> float:
     """How sure the classifier is of the numeral's shape, taking 6 and 9 as one shape."""
-    odds = _number_probabilities(numeral)
-    return float(max(odds.max(), odds[5] + odds[8]))
+    return max(float(_number_probabilities(numeral).max()),
+               _six_or_nine_shape(numeral.probabilities))
 
 
 def _beyond_frame(paper: np.ndarray, from_half: np.ndarray, size: tuple[int, int],
@@ -988,7 +987,8 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
     if not groups:
         return [], labels, 0.0
     probabilities = _classified(ink, [box for box, _, _, _ in groups])
-    probabilities = [_line() if box[2] < THINNEST * box[3] else
+    groups = _marks_of_six_or_nine(groups, probabilities, ink, stats)
+    probabilities = [_line() if _a_line(box) else
                      _narrow_is_one(p) if box[2] < NARROW * box[3] else p
                      for (box, _, _, _), p in zip(groups, probabilities, strict=True)]
     # Crowders are lone digits (or cut blobs, never read): a group's first label names it.
@@ -997,7 +997,7 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
     spots = _spots(dots + [b for b in blobs if _digit_like(b)])
     candidates = []
     for (box, members, bar, crowders), p in zip(groups, probabilities, strict=True):
-        if _crowded(box, p, crowders, lone):
+        if _crowded(box, p, crowders, lone) or len(members) == 1 and _stem_beside(box, p, mask):
             p = _doubted(p)
         # A lone digit's full stop ("6.") marks it; looked for only beside a numeral read (a
         # dotted table leaves thousands of lone dots unread, and their marks would count for
@@ -1015,6 +1015,37 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
                  if c.probabilities[REJECT] >= 0.5 and 0.55 * tall <= max(c.box[2], c.box[3])
                  <= 1.6 * tall)
     return [numeral for numeral in numerals if numeral.box[3] >= 0.55 * tall], labels, unread
+
+
+def _marks_of_six_or_nine(groups: list[Group], probabilities: np.ndarray, ink: np.ndarray,
+                          stats: np.ndarray) -> list[Group]:
+    """The groups, but a flat shape joined as the mark (_group_digits) of what reads as a 6 or
+    a 9 is refused where the digits alone read for sure as another number: decks mark nothing
+    else, and the classifier, which learnt the mark on 6 and 9 only, takes a digit under a flat
+    shape for one (unseen seed 1054: a 5 under a piece of its card's printed title read as a
+    sure 9). Only digits SHAPED tall and wider than a 1 (NARROW) are judged alone: a piece of a
+    broken digit, or an index, can read as anything. Those digits are read alone
+    (`probabilities` changed here)."""
+    marked = [i for i, (_, _, bar, _) in enumerate(groups)
+              if bar and _six_or_nine_shape(probabilities[i]) >= 0.5]
+    # The mark is the group's last label (_group_digits).
+    alone = [_union([(*stats[label, :4], label) for label in groups[i][1][:-1]]) for i in marked]
+    judged = [(i, box) for i, box in zip(marked, alone, strict=True)
+              if box[3] >= SHAPED and box[2] >= NARROW * box[3]]
+    if not judged:
+        return groups
+    unmarked = list(groups)
+    for (i, box), p in zip(judged, _classified(ink, [box for _, box in judged]), strict=True):
+        odds = _number_odds(p)
+        if odds.max() >= SURE and int(np.argmax(odds)) not in (5, 8):
+            unmarked[i] = (box, groups[i][1][:-1], 0, groups[i][3])
+            probabilities[i] = p
+    return unmarked
+
+
+def _six_or_nine_shape(probabilities: np.ndarray) -> float:
+    """The classifier's odds of a 6 or 9's shape, either way up."""
+    return float(_number_odds(probabilities)[[5, 8]].sum())
 
 
 def _without_frames(blobs: list[Blob], stats: np.ndarray, labels: np.ndarray) -> list[Blob]:
@@ -1090,24 +1121,58 @@ def _encloses(outer: np.ndarray, inner: np.ndarray) -> bool:
 def _crowded(box: tuple[float, float, float, float], probabilities: np.ndarray,
              crowders: tuple[Blob, ...], lone: Mapping[int, np.ndarray]) -> bool:
     """Whether a lone digit may be half of its number (10, 11, 12: a 1 and a 0, 1 or 2) for a
-    blob beside it: one cut by the frame's side at the digit's height and on its line (a cut
-    digit keeps its height; a shorter line there is the card's printed frame), a piece off its
-    line or of another height (a digit its thin ink broke), or a digit of its height on its line
-    when the two may read as a 1 and a 0, 1 or 2. Two full digits that cannot are next cards'
-    numerals (decks with numerals nearly half the card's height set them less than a height
-    apart)."""
+    blob beside it: one cut by the frame's side at the digit's height and on its line, when the
+    digit may be a 1 or a 2 (a cut digit keeps its height; a shorter line there is the card's
+    printed frame), a piece off its line or of another height (a digit its thin ink broke), or a
+    digit of its height on its line when the two may read as a 1 and a 0, 1 or 2. Two full
+    digits that cannot are next cards' numerals (decks with numerals nearly half the card's
+    height set them less than a height apart)."""
     digit = _as_blob(box)
     for crowder in crowders:
         other = lone.get(crowder[4])
-        if other is not None and crowder[2] < THINNEST * crowder[3]:
+        if other is not None and _a_line(crowder):
             continue  # a line (a frame's side), whole in the frame: no digit nor a piece of one
         left, right = sorted((digit, crowder), key=lambda b: b[0] + b[2] / 2)
         # The pair's fit with the gap closed: their heights and line alone.
         level = _pair_misfit(left, (left[0] + left[2],) + right[1:]) < 1
-        if other is None and level or other is not None and (
-                not level or _may_pair(probabilities, other) or _may_pair(other, probabilities)):
+        if other is None and level and _may_be_a_digit_of_ten_to_twelve(probabilities) \
+                or other is not None and (not level or _may_pair(probabilities, other)
+                                          or _may_pair(other, probabilities)):
             return True
     return False
+
+
+def _may_be_a_digit_of_ten_to_twelve(probabilities: np.ndarray) -> bool:
+    """Whether a digit read may be one digit of a 10, 11 or 12: a 1, or a 2 (a 0 reads as no
+    numeral). A sure 6 beside the table's edge that the frame cut is no half of a number
+    (unseen seed 1023: two marked 6s of a hand were unsure so)."""
+    return float(_number_odds(probabilities)[:2].sum()) >= 0.1
+
+
+def _stem_beside(box: tuple[float, float, float, float], probabilities: np.ndarray,
+                 mask: np.ndarray) -> bool:
+    """Whether a lone digit that may be the second digit of an 11 or a 12 (a 1 or a 2) has a
+    1's stem beside it that is no blob of its own: a 1 touching a frame printed round the
+    numeral is one blob with the frame, and the 2 alone read as a sure 2 (unseen seed 3001).
+    The stem is a band of columns, within 0.8 of the digit's height of either side (a turned
+    card's 1 lies on the right), inked down the digit's height and bare just above and below
+    it: a frame's side runs on."""
+    odds = _number_odds(probabilities)
+    if odds[0] + odds[1] < 0.5:
+        return False
+    x, y, w, h = (int(v) for v in box)
+    reach = int(0.8 * h)
+    x0, x1 = max(0, x - reach), min(mask.shape[1], x + w + reach)
+    if y - h // 4 < 0 or y + h + h // 4 > mask.shape[0]:
+        return False
+    core = mask[y + h // 10:y + h - h // 10, x0:x1].mean(axis=0)
+    above = mask[y - h // 4:y - h // 20, x0:x1].max(axis=0)
+    below = mask[y + h + h // 20:y + h + h // 4, x0:x1].max(axis=0)
+    stem = (core >= 0.9) & (above == 0) & (below == 0)
+    stem[x - x0:x + w - x0] = False  # the digit itself
+    stroke = max(2, h // 16)  # the thinnest 1 of a light face; two pixels at least
+    runs = np.convolve(stem, np.ones(stroke), mode="valid")
+    return bool(runs.size and runs.max() >= stroke)
 
 
 def _may_pair(first: np.ndarray, second: np.ndarray) -> bool:
@@ -1132,8 +1197,9 @@ def _join_broken_digits(candidates: list[_Numeral], ink: np.ndarray) -> list[_Nu
     joined: list[_Numeral] = []
     used: set[int] = set()
     for index, numeral in enumerate(read):
+        # A line is no piece of a digit either (_group_digits).
         piece = next((j - len(read) for j in near[index] if j >= len(read)
-                      and j - len(read) not in used
+                      and j - len(read) not in used and not _a_line(blobs[j])
                       and _pair_misfit(*sorted((blobs[index], blobs[j]))) < 1), None)
         if piece is None:
             joined.append(numeral)
@@ -1321,6 +1387,8 @@ def _index_loop(ink: np.ndarray, ink_mask: np.ndarray, numeral: _Numeral,
 
 
 Blob = tuple[int, int, int, int, int]  # x, y, w, h, label of an ink component
+# A numeral's group: its box, its ink labels, its mark's side, its crowders (_group_digits).
+Group = tuple[tuple[float, float, float, float], tuple[int, ...], int, tuple[Blob, ...]]
 
 
 def _group_digits(blobs: list[Blob], cut: list[Blob]
@@ -1340,8 +1408,11 @@ def _group_digits(blobs: list[Blob], cut: list[Blob]
     others = digits + cut  # an index past the digits names a cut blob
     nearby = _line_neighbours(others, len(digits))  # cut blobs are only looked at
     centres = [d[0] + d[2] / 2 for d in digits]
+    # A line (a frame's side, which blur and noise break into pieces of a digit's height) is
+    # no digit: paired with the 9 beside it, the pair read as a sure 10 (unseen seed 3001).
     pairs = sorted((misfit, i, j) for i, first in enumerate(digits) for j in nearby[i]
                    if j < len(digits) and centres[i] < centres[j]
+                   and not _a_line(first) and not _a_line(digits[j])
                    and (misfit := _pair_misfit(first, digits[j])) < 1)
     partner: dict[int, int] = {}
     for _, i, j in pairs:
@@ -1371,8 +1442,30 @@ def _group_digits(blobs: list[Blob], cut: list[Blob]
         if len(marks) == 1:
             group.append(marks[0])
             side = 1 if marks[0][1] + marks[0][3] / 2 > y0 + h / 2 else -1
+        elif len(group) == 1:
+            group += _top_stroke(digit, bars)
         result.append((_union(group), tuple(b[4] for b in group), side, crowders))
     return result
+
+
+def _top_stroke(digit: Blob, bars: list[Blob]) -> list[Blob]:
+    """The flat stroke over a lone digit's head, too wide for a mark (_group_digits) but no
+    wider than a digit is tall, as one piece with it (or none): glare or blur thins the join of
+    a 7's or a 5's top bar below INK, and the stroke beneath, read alone, passes for a 1 (unseen
+    seed 3031: a 7's bar lay a third of its height above its stem, and the bar, read across the
+    card, won as a sure 1). A stroke is a tenth of the digit's height thick at least: the
+    hairline of a frame printed just over a small numeral is none."""
+    x, y, w, h, _ = digit
+    strokes = [bar for bar in bars
+               if 1.1 * w + 4 <= bar[2] <= h and bar[3] >= 0.1 * h
+               and -0.15 * h <= y - (bar[1] + bar[3]) <= 0.5 * h
+               and bar[0] < x + w and x < bar[0] + bar[2]]
+    return strokes if len(strokes) == 1 else []
+
+
+def _a_line(box: Sequence[float]) -> bool:
+    """Whether a box (x, y, w, h, ...) is too thin for any digit: a line (THINNEST)."""
+    return box[2] < THINNEST * box[3]
 
 
 def _digit_like(blob: Blob) -> bool:

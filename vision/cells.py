@@ -25,6 +25,7 @@ TINT = 1.25  # the light may tint one colour channel this much against the other
 BRIGHTNESS = (0.45, 2.2)  # and change the brightness this much
 TEXTURE = 10.0  # grey standard deviation from which a patch's pattern counts
 PATTERN_WEIGHT = 0.25
+STRUCTURE_FLOOR = 25.0  # (colour variance, summed over channels) below this a patch is flat
 
 
 @dataclass(frozen=True, eq=False)
@@ -137,6 +138,20 @@ class Scores:
     weight: np.ndarray  # (turns,)
     pattern: np.ndarray  # (turns, cells)
 
+    def structure(self) -> np.ndarray:
+        """(turns, cells) the correlation of the body's colour pattern with each cell's, every
+        channel centred on its own mean: unchanged by the brightness and by an offset of each
+        channel (a glare veil, a colour cast lifting the blacks), changed little by a tint (a
+        flat patch correlates with nothing: its variance is floored at STRUCTURE_FLOOR)."""
+        weight = self.weight[:, None, None]
+        covariance = (self.photo_picture - weight * self.photo_mean[:, None]
+                      * self.picture_mean).sum(-1)
+        photo = (self.photo_photo[:, 0] - weight[:, 0] * self.photo_mean ** 2).sum(-1)
+        picture = (self.picture_picture - weight * self.picture_mean ** 2).sum(-1)
+        floor = STRUCTURE_FLOOR * self.weight
+        return covariance / np.sqrt(np.maximum(photo, floor)[:, None]
+                                    * np.maximum(picture, floor[:, None]))
+
 
 def scores(piece: Body, cells: Bank) -> Scores:
     # Every weighted sum over a cell's samples is a matrix product (turns × samples by samples
@@ -167,6 +182,11 @@ def scores(piece: Body, cells: Bank) -> Scores:
     pattern = texture * (1 - correlation) / 2
     return Scores(photo_photo, photo_picture, picture_picture, photo_mean, picture_mean, total,
                   pattern)
+
+
+def texture(cells: Bank) -> np.ndarray:
+    """Each cell's colour standard deviation over its samples, the mean of its channels (16,)."""
+    return cells.cells.reshape(len(cells.cells), -1, 3).std(1).mean(-1)
 
 
 def light(photo_mean: np.ndarray, picture_mean: np.ndarray) -> np.ndarray:

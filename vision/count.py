@@ -510,7 +510,8 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
     sampled = [sampled_body(index) for index in range(GRID * GRID)]
     lit = _relit(sampled, bank, present)
     scores = [cells.scores(body, refs) for body in lit]
-    verdicts, mines = _judge(scores, present, visible, vouched, distinct)
+    verdicts, mines = _judge(scores, present, visible, vouched, distinct,
+                             cells.texture(bank) >= STRUCTURED)
     fitness = UNLIKE * (GRID * GRID - sum(present)) + sum(min(mine, UNLIKE) for mine in mines)
     # seams vouch for flat cells only on a rectangle whose content places some piece clearly:
     # on a grid laid wrong (turned, off the pieces) flat cells interlock with each other all
@@ -628,13 +629,27 @@ def _distinct(bank: cells.Bank, refs: cells.Bank) -> np.ndarray:
                      for cell in bank.cells]) > DISTINCT
 
 
+STRUCTURED = 8.0  # (colour standard deviation) a picture cell with this much pattern is told
+# by its structure too (cells.Scores.structure)
+STRUCTURE_MARGIN = 0.2  # a correlation this much below the own cell's is another pattern
+STRUCTURE_LIKE = 0.7  # the least correlation with its own cell for the structure to tell
+
+
 def _judge(scores: list[cells.Scores], present: list[bool], visible: list[float],
-           vouched: set[int], distinct: np.ndarray) -> tuple[list[str], list[float]]:
+           vouched: set[int], distinct: np.ndarray, structured: np.ndarray
+           ) -> tuple[list[str], list[float]]:
     """Each cell's verdict ("missing", "right" (clearly), "wrong", or "unsure": content that
     cannot tell) and its distance to its own cell (0 when not compared); a cell in `vouched`
     is right when it looks like its own cell at all. Only a cell or turn whose content can be
     told from the cell's own (`distinct`) explains it better: flat cells that look alike are
-    matched a little better by one or the other by noise and light alone."""
+    matched a little better by one or the other by noise and light alone.
+    A cell whose picture cell has a pattern (`structured`) is also compared by its structure,
+    which light does not change: every other cell and turn must be clearly further by colour
+    or, when the cell's pattern is its own cell's (STRUCTURE_LIKE), clearly less correlated;
+    and none may be correlated better (shade, glare and a tint left over by the light model
+    blur colour distances; a wrong piece matching the colours by chance does not match the
+    pattern). A cell whose pattern alone picks its own cell clearly is right up to UNLIKE:
+    glare or a shadow's edge can take its colours that far."""
     candidates = distinct.shape[1]
     unlit = np.ones(3)  # the bodies come lit (_relit)
     verdicts, mines = [], []
@@ -648,10 +663,17 @@ def _judge(scores: list[cells.Scores], present: list[bool], visible: list[float]
                                np.arange(candidates)[None]).min(0)
         mine = float(every[index])
         mines.append(mine)
-        others = float(np.delete(every, index).min())
         told_apart = float(every[distinct[index]].min(initial=np.inf))
-        if mine <= LOOKS_LIKE and (index in vouched or (
-                mine + CLEARLY < others and mine < CLEAR_RATIO * others)):
+        beaten = (mine + CLEARLY < every) & (mine < CLEAR_RATIO * every)
+        by_structure = np.zeros_like(beaten)
+        if structured[index]:
+            correlated = score.structure().max(0)
+            if correlated[index] >= STRUCTURE_LIKE:
+                by_structure = correlated[index] - correlated >= STRUCTURE_MARGIN
+            beaten = (beaten | by_structure) & (correlated <= correlated[index])
+        beaten[index] = by_structure[index] = True
+        if mine <= LOOKS_LIKE and (index in vouched or beaten.all()) \
+                or mine <= UNLIKE and by_structure.all():
             verdicts.append("right")
         elif mine > NOISE or told_apart < mine:
             # unlike its own cell, or not clearly its own; or a cell or turn content can tell

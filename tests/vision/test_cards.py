@@ -1056,3 +1056,63 @@ def test_the_rows_pitch_is_measured_on_the_columns_of_sure_cards(pitch, turn, nu
     assert _row_pitch(in_rows(numbers, pitch, (0, 1), turn)) == pytest.approx(pitch, rel=1e-3)
     # Rows between missing: the cards of a column three rows apart measure no pitch.
     assert _row_pitch(in_rows(numbers, pitch, (0, 3), turn)) == ROW_PITCH
+
+
+# ---------------------------------------------------------------------------------------------
+# Sure wrong readings of the independent renderer's tuning seeds (issue 6): a card read for sure
+# and wrong is the worst failure, since players trust it.
+
+
+def no_card_read_wrong(photo, reading) -> None:
+    """Every card read for sure is one that lies on the photo, where it lies."""
+    for seen in reading.cards:
+        truth = next((placed for placed in photo.cards if placed.card == seen.card), None)
+        assert truth is not None, f"{seen.card} read, but not on the photo"
+        centre = np.mean(seen.corners, axis=0)
+        assert cv2.pointPolygonTest(np.array(truth.corners, np.float32),
+                                    tuple(float(v) for v in centre), False) >= 0, seen.card
+
+
+@pytest.mark.skipif(not render_plaza_unseen.unseen_typefaces(),
+                    reason=render_plaza_unseen.MISSING_FONTS)
+def test_a_5_under_a_piece_of_its_cards_title_is_read_as_a_5():
+    # Tuning seed 1054 (12 MP, a title printed over each numeral): two letters of the Brown 5's
+    # title, joined into one flat blob, passed for the mark over a turned 9, and the 5 was read
+    # as a sure 9. A mark belongs to a 6 or a 9: the 5 alone reads as a 5.
+    photo = render_plaza_unseen.render_photo(1054, kind="legal")
+    reading = read_plaza(decode_photo(photo.jpeg))
+    no_card_read_wrong(photo, reading)
+    assert Card(BR, 5) in {seen.card for seen in reading.cards}
+
+
+@pytest.mark.skipif(not render_plaza_unseen.unseen_typefaces(),
+                    reason=render_plaza_unseen.MISSING_FONTS)
+def test_wide_numerals_in_double_frames_are_never_read_as_other_numbers():
+    # Tuning seed 3001 (2 MP, blur): the 1 of the Green 12 touches the card's printed double
+    # frame and is one blob with it, and the 2 was read alone as a sure 2; a piece of a frame's
+    # side, as tall as the Yellow 9 beside it, was paired with it as a sure 10.
+    photo = render_plaza_unseen.render_photo(3001, kind="illegal")
+    no_card_read_wrong(photo, read_plaza(decode_photo(photo.jpeg)))
+
+
+@pytest.mark.skipif(not render_plaza_unseen.unseen_typefaces(),
+                    reason=render_plaza_unseen.MISSING_FONTS)
+def test_a_7_whose_bar_broke_off_is_read_as_a_7():
+    # Tuning seed 3031 (a hand, 12 MP, glare and blur): the Green 7's thin stem lost its join
+    # to the bar, the stem alone read as a 1, and the bar, read across the card, as a sure 1.
+    photo = render_plaza_unseen.render_photo(3031, kind="hand")
+    reading = read_hand(decode_photo(photo.jpeg))
+    no_card_read_wrong(photo, reading)
+    assert Card(G, 7) in {seen.card for seen in reading.cards}
+
+
+@pytest.mark.skipif(not render_plaza_unseen.unseen_typefaces(),
+                    reason=render_plaza_unseen.MISSING_FONTS)
+def test_a_sure_6_beside_the_table_the_frame_cut_is_no_half_of_a_number():
+    # Tuning seed 1023 (a hand, 12 MP, a dark gravel table): a strip of the table beyond the
+    # Green 6's card edge, cut by its frame at the 6's height, made it a possible half of a 10,
+    # 11 or 12, and the 6 was left unsure and dropped; only a 1 or a 2 can be such a half.
+    photo = render_plaza_unseen.render_photo(1023, kind="hand")
+    reading = read_hand(decode_photo(photo.jpeg))
+    no_card_read_wrong(photo, reading)
+    assert Card(G, 6) in {seen.card for seen in reading.cards}

@@ -322,9 +322,68 @@ def test_t6_a_flat_cell_another_cell_content_can_tell_apart_explains_better_is_w
     body = cells.Body(np.full((shifts, cells.SAMPLES, cells.SAMPLES, 3), 107, np.float32),
                       np.ones((shifts, cells.SAMPLES, cells.SAMPLES), np.float32))
     scores = [cells.scores(body, refs)] * 16
-    verdicts, _ = count._judge(scores, [True] * 16, [1.0] * 16, set(), distinct)
+    verdicts, _ = count._judge(scores, [True] * 16, [1.0] * 16, set(), distinct,
+                               cells.texture(bank) >= count.STRUCTURED)
     assert verdicts[0] == "wrong"  # 5 levels from cell 1, 7 from its own: not its own
     assert verdicts[1] == "unsure"  # 5 levels from its own, and no other cell nearer
+
+
+# every cell of this picture its own colour and its own blocky pattern
+_BASE = np.kron(np.random.default_rng(3).integers(60, 200, (4, 4, 3)), np.ones((75, 100, 1)))
+_PATTERN = cv2.resize(np.random.default_rng(4).normal(0, 14, (24, 32)).astype(np.float32),
+                      (400, 300), interpolation=cv2.INTER_NEAREST)
+PATTERNED = np.clip(_BASE + _PATTERN[..., None], 0, 255).astype(np.uint8)
+
+
+def _judged_alone(colour: np.ndarray, bank: cells.Bank, index: int) -> tuple[str, bool]:
+    """The verdict on a cell showing `colour` (S, S, 3, lit) at `index`, and whether its colour
+    alone picks its own cell clearly (the rule before structure was compared)."""
+    shifts = len(count.SHIFTS)
+    body = cells.Body(np.repeat(colour[None].astype(np.float32), shifts, 0),
+                      np.ones((shifts, cells.SAMPLES, cells.SAMPLES), np.float32))
+    refs = cells.turned(bank)
+    scored = cells.scores(body, refs)
+    every = cells.distance(scored, np.ones(3), np.arange(shifts)[:, None],
+                           np.arange(64)[None]).min(0)
+    others = np.delete(every, index).min()
+    by_colour = every[index] + count.CLEARLY < others and every[index] < count.CLEAR_RATIO * others
+    verdicts, _ = count._judge([scored] * 16, [True] * 16, [1.0] * 16, set(),
+                               count._distinct(bank, refs), cells.texture(bank) >= count.STRUCTURED)
+    return verdicts[index], bool(by_colour)
+
+
+def test_t6_a_patterned_piece_under_a_glare_veil_is_right_by_its_structure():
+    # glare halves its contrast and lifts it: by colour its own cell and the others are about
+    # as near, but its pattern is its own cell's and no other's
+    bank = cells.bank(PATTERNED)
+    assert (cells.texture(bank) >= count.STRUCTURED).all()
+    verdict, by_colour = _judged_alone(bank.cells[5] * 0.4 + 120, bank, 5)
+    assert not by_colour
+    assert verdict == "right"
+
+
+def test_t6_a_patterned_piece_under_strong_glare_is_right_by_its_pattern_alone():
+    # glare takes its colours beyond LOOKS_LIKE, nearer another cell than its own
+    bank = cells.bank(PATTERNED)
+    glared = bank.cells[5] * 0.3 + 160
+    shifts = len(count.SHIFTS)
+    body = cells.Body(np.repeat(glared[None].astype(np.float32), shifts, 0),
+                      np.ones((shifts, cells.SAMPLES, cells.SAMPLES), np.float32))
+    every = cells.distance(cells.scores(body, cells.turned(bank)), np.ones(3),
+                           np.arange(shifts)[:, None], np.arange(64)[None]).min(0)
+    assert count.LOOKS_LIKE < every[5] <= count.UNLIKE and every.argmin() != 5
+    assert _judged_alone(glared, bank, 5)[0] == "right"
+
+
+def test_t6_a_piece_with_its_cells_colours_but_another_cells_pattern_is_wrong():
+    # 105002 of the unseen renderer: a turned piece on a grid laid off the rectangle matched its
+    # cell's colours clearly (the light taken from wrong pieces around it); its pattern was
+    # another cell's
+    bank = cells.bank(PATTERNED)
+    own, other = (bank.cells[k] - bank.cells[k].mean((0, 1)) for k in (0, 1))
+    verdict, by_colour = _judged_alone(bank.cells[0] + 0.6 * (other - own), bank, 0)
+    assert by_colour
+    assert verdict == "wrong"
 
 
 def test_flat_cells_of_one_colour_and_their_turns_cannot_be_told_apart():

@@ -278,3 +278,31 @@ def test_scores_are_the_weighted_sums_and_correlation_they_stand_for(seed):
         texture = min(1.0, np.sqrt(max(var_photo, var_picture)) / cells.TEXTURE)
         assert scored.pattern[turn, cell] == pytest.approx(texture * (1 - correlation) / 2,
                                                            abs=1e-6)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.floats(0.3, 2.0), st.tuples(*[st.floats(-60, 60)] * 3),
+       st.tuples(*[st.floats(0.8, 1.25)] * 3))
+def test_structure_is_the_colour_correlation_whatever_the_brightness_and_each_channels_offset(
+        seed, gain, offset, tint):
+    rng = np.random.default_rng(seed)
+    size = cells.SAMPLES
+    bank = cells.Bank(rng.uniform(30, 220, (16, size, size, 3)).astype(np.float32), (50.0, 40.0))
+    weight = (rng.random((1, size, size)) < 0.7).astype(np.float32)
+    lit = bank.cells[3] * np.float32(gain) + np.float32(offset)
+    structure = cells.scores(cells.Body(lit[None], weight), bank).structure()[0]
+    assert structure[3] == pytest.approx(1.0, abs=1e-4)
+    # tinted, it is the same sum computed sample by sample: every channel centred on its own
+    # weighted mean
+    tinted = lit * np.float32(tint)
+    structure = cells.scores(cells.Body(tinted[None], weight), bank).structure()[0]
+    w = weight[0].astype(np.float64)[..., None]
+    for cell in (3, 9):
+        photo, picture = tinted.astype(np.float64), bank.cells[cell].astype(np.float64)
+        photo_centred = photo - (w * photo).sum((0, 1)) / w.sum()
+        picture_centred = picture - (w * picture).sum((0, 1)) / w.sum()
+        expected = (w * photo_centred * picture_centred).sum() / np.sqrt(
+            (w * photo_centred ** 2).sum() * (w * picture_centred ** 2).sum())
+        assert structure[cell] == pytest.approx(expected, abs=1e-4)
+    flat = cells.Body(np.full((1, size, size, 3), 120, np.float32), weight)
+    assert np.abs(cells.scores(flat, bank).structure()).max() < 1e-6  # no pattern: no structure
