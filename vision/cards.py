@@ -1216,14 +1216,18 @@ def _join_broken_digits(candidates: list[_Numeral], ink: np.ndarray) -> list[_Nu
     return joined + [c for i, c in enumerate(unread) if i not in used]
 
 
+# The digits drawn with rounded strokes, whose hairlines a high-contrast face thins most.
+ROUNDED = (2, 3, 5, 6, 8, 9)
+
+
 def _join_split_glyphs(candidates: list[_Numeral], ink: np.ndarray) -> list[_Numeral]:
-    """A high-contrast face's 6, 9 or 0 whose hairlines fade below the ink threshold leaves two
-    arcs, and each reads as a sure 1 (an arc is as narrow as a 1); a 1 has no second stroke
-    within its own height. Two narrow numerals read side by side, closer than a digit's
-    width and the shorter within the taller's height (no second digit of a number: those
-    share their height, _group_digits), are read again as one glyph; where that reads as no
-    numeral, or as 1 or a number of two digits (one glyph is one digit), neither is a sure
-    reading."""
+    """A high-contrast face's 6 or 9 (any rounded digit) whose hairlines fade below the ink
+    threshold leaves two arcs, and the taller reads as a sure 1; a 1 has no second stroke
+    within its own height. A numeral read as 1 with a piece beside it, closer than a 1's width,
+    within its height and half as tall at least (a second digit of a number shares its height:
+    _group_digits; a speck or a 7's broken bar is smaller: _top_stroke), is read again as one
+    glyph with it: a rounded digit replaces both; anything else (no numeral, a 1, a 7, a number
+    of two digits: one glyph is one digit) leaves neither a sure reading."""
     ones = [i for i, c in enumerate(candidates) if c.probabilities[REJECT] < 0.5
             and np.argmax(_number_odds(c.probabilities)) == 0]
     x, y, w, h = np.array([c.box for c in candidates], float).reshape(-1, 4).T
@@ -1243,12 +1247,12 @@ def _join_split_glyphs(candidates: list[_Numeral], ink: np.ndarray) -> list[_Num
             gap = (second[0] - first[0] - first[2]) / tall[3]
             within = tall[1] - 0.1 * tall[3] <= short[1] \
                 and short[1] + short[3] <= tall[1] + 1.1 * tall[3]
-            if not (-0.1 < gap < NARROW and within and short[3] < 0.8 * tall[3]):
+            if not (-0.1 < gap < NARROW and within and 0.45 * tall[3] <= short[3] < 0.8 * tall[3]):
                 continue
             box = _union([_as_blob(first), _as_blob(second)])
             whole = _classified(ink, [box])[0]
             used |= {i, j}
-            if whole[REJECT] < 0.5 and 2 <= np.argmax(_number_odds(whole)) + 1 <= 9:
+            if whole[REJECT] < 0.5 and np.argmax(_number_odds(whole)) + 1 in ROUNDED:
                 result[i] = _orient_six_or_nine(_Numeral(
                     box, candidates[i].labels + candidates[j].labels, whole,
                     candidates[i].bar or candidates[j].bar))
