@@ -1224,8 +1224,9 @@ def _join_split_glyphs(candidates: list[_Numeral], ink: np.ndarray) -> list[_Num
     """A high-contrast face's 6 or 9 (any rounded digit) whose hairlines fade below the ink
     threshold leaves two arcs, and the taller reads as a sure 1; a 1 has no second stroke
     within its own height. A numeral read as 1 with a piece beside it, closer than a 1's width,
-    within its height and half as tall at least (a second digit of a number shares its height:
-    _group_digits; a speck or a 7's broken bar is smaller: _top_stroke), is read again as one
+    within its height, half as tall at least and no line (a second digit of a number shares
+    its height: _group_digits; a speck or a 7's broken bar is smaller: _top_stroke; a frame's
+    side is a line), is read again as one
     glyph with it: a rounded digit replaces both; anything else (no numeral, a 1, a 7, a number
     of two digits: one glyph is one digit) leaves neither a sure reading."""
     ones = [i for i, c in enumerate(candidates) if c.probabilities[REJECT] < 0.5
@@ -1243,11 +1244,12 @@ def _join_split_glyphs(candidates: list[_Numeral], ink: np.ndarray) -> list[_Num
                 continue
             i, j = sorted((one, other), key=lambda k: candidates[k].box[0])
             first, second = candidates[i].box, candidates[j].box
-            tall, short = (first, second) if first[3] >= second[3] else (second, first)
+            tall, short = candidates[one].box, candidates[other].box
             gap = (second[0] - first[0] - first[2]) / tall[3]
             within = tall[1] - 0.1 * tall[3] <= short[1] \
                 and short[1] + short[3] <= tall[1] + 1.1 * tall[3]
-            if not (-0.1 < gap < NARROW and within and 0.45 * tall[3] <= short[3] < 0.8 * tall[3]):
+            if not (-0.1 < gap < NARROW and within and not _a_line(short)
+                    and 0.45 * tall[3] <= short[3] < 0.8 * tall[3]):
                 continue
             box = _union([_as_blob(first), _as_blob(second)])
             whole = _classified(ink, [box])[0]
