@@ -1006,7 +1006,7 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
             bar = _dot_side(box, spots)
         candidates.append(_orient_six_or_nine(_Numeral(box=box, labels=members, bar=bar,
                                                        probabilities=p)))
-    candidates = _join_broken_digits(candidates, ink)
+    candidates = _join_split_glyphs(_join_broken_digits(candidates, ink), ink)
     numerals = [numeral for numeral in candidates if numeral.probabilities[REJECT] < 0.5]
     if not numerals:
         return [], labels, 0.0
@@ -1214,6 +1214,55 @@ def _join_broken_digits(candidates: list[_Numeral], ink: np.ndarray) -> list[_Nu
         else:
             joined.append(replace(numeral, probabilities=_doubted(numeral.probabilities)))
     return joined + [c for i, c in enumerate(unread) if i not in used]
+
+
+# The digits drawn with rounded strokes, whose hairlines a high-contrast face thins most.
+ROUNDED = (2, 3, 5, 6, 8, 9)
+
+
+def _join_split_glyphs(candidates: list[_Numeral], ink: np.ndarray) -> list[_Numeral]:
+    """A high-contrast face's 6 or 9 (any rounded digit) whose hairlines fade below the ink
+    threshold leaves two arcs, and the taller reads as a sure 1; a 1 has no second stroke
+    within its own height. A numeral read as 1 with a piece beside it, closer than a 1's width,
+    within its height, half as tall at least and no line (a second digit of a number shares
+    its height: _group_digits; a speck or a 7's broken bar is smaller: _top_stroke; a frame's
+    side is a line), is read again as one
+    glyph with it: a rounded digit replaces both; anything else (no numeral, a 1, a 7, a number
+    of two digits: one glyph is one digit) leaves neither a sure reading."""
+    ones = [i for i, c in enumerate(candidates) if c.probabilities[REJECT] < 0.5
+            and np.argmax(_number_odds(c.probabilities)) == 0]
+    x, y, w, h = np.array([c.box for c in candidates], float).reshape(-1, 4).T
+    result = list(candidates)
+    used: set[int] = set()
+    for one in ones:
+        # A cheap necessary test first: a dotted table leaves thousands of unread candidates.
+        beside = np.flatnonzero((np.maximum(x - x[one] - w[one], x[one] - x - w)
+                                 < NARROW * np.maximum(h, h[one]))
+                                & (y < y[one] + h[one]) & (y + h > y[one]))
+        for other in beside.tolist():
+            if one in used or other in used or other == one:
+                continue
+            i, j = sorted((one, other), key=lambda k: candidates[k].box[0])
+            first, second = candidates[i].box, candidates[j].box
+            tall, short = candidates[one].box, candidates[other].box
+            gap = (second[0] - first[0] - first[2]) / tall[3]
+            within = tall[1] - 0.1 * tall[3] <= short[1] \
+                and short[1] + short[3] <= tall[1] + 1.1 * tall[3]
+            if not (-0.1 < gap < NARROW and within and not _a_line(short)
+                    and 0.45 * tall[3] <= short[3] < 0.8 * tall[3]):
+                continue
+            box = _union([_as_blob(first), _as_blob(second)])
+            whole = _classified(ink, [box])[0]
+            used |= {i, j}
+            if whole[REJECT] < 0.5 and np.argmax(_number_odds(whole)) + 1 in ROUNDED:
+                result[i] = _orient_six_or_nine(_Numeral(
+                    box, candidates[i].labels + candidates[j].labels, whole,
+                    candidates[i].bar or candidates[j].bar))
+                result[j] = None
+            else:
+                result[i] = replace(candidates[i], probabilities=_doubted(candidates[i].probabilities))
+                result[j] = replace(candidates[j], probabilities=_doubted(candidates[j].probabilities))
+    return [c for c in result if c is not None]
 
 
 def _as_blob(box: tuple[float, float, float, float]) -> Blob:
