@@ -430,6 +430,15 @@ def test_a_frame_a_digit_touches_is_kept_so_no_digit_reads_alone():
                if number == 1)
 
 
+@pytest.mark.parametrize("text", ["10", "11", "12"])
+def test_a_two_digit_numeral_whose_digit_touches_its_frame_is_read_whole(text):
+    # Unseen seed 3001 (wide NotoSans-Bold numerals in a double frame): the second 1 of an 11
+    # touched the frame, which read with it as a card-tall numeral, and the card was lost. The
+    # frame's lines are thinner than the digits' strokes: an opening frees the digit.
+    ((number, odds),) = numbers_read(framed(text, touching=True))
+    assert number == int(text) and odds >= SURE
+
+
 @pytest.mark.parametrize("shift", [12, 20])
 def test_a_frames_side_beside_a_digit_leaves_it_sure(shift):
     # Unseen seed 1044: a side of the card's printed frame, whole in the reading frame, off the
