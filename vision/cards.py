@@ -983,7 +983,13 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
         if not on_paper(x, y, w, h):  # the table
             continue
         (blobs if h >= 9 or flat else dots).append((x, y, w, h, label))
-    blobs, stats, labels = _freed_from_frames(blobs, stats, labels)
+    # A frame that the reading frame's edge cuts may hold a digit it touches too (unseen seed
+    # 1011): freed, the digit is judged as any blob.
+    freed, stats, labels = _freed_from_frames(blobs + cut, stats, labels)
+    if freed != blobs + cut:
+        kept = set(blobs)
+        cut = [b for b in freed if b in cut]
+        blobs = [b for b in freed if b in kept or b not in cut and on_paper(*b[:4])]
     blobs = _without_frames(blobs, stats, labels)
     groups = _group_digits(blobs, cut)
     if not groups:

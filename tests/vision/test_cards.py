@@ -642,6 +642,17 @@ def test_an_eleven_touching_its_double_frame_is_read():
 
 @pytest.mark.skipif(not render_plaza_unseen.unseen_typefaces(),
                     reason=render_plaza_unseen.MISSING_FONTS)
+def test_a_framed_eleven_in_a_hand_on_a_dotted_cloth_is_read():
+    # Tuning seed 1011 (NotoSerif-Bold, framed): the Yellow 11's frame, cut by the reading
+    # frame's edge, held its first 1; the other 1 read alone, its card box reached over the
+    # cloth, and the card was missed.
+    photo = render_plaza_unseen.render_photo(1011, kind="hand")
+    reading = read_hand(decode_photo(photo.jpeg))
+    assert {seen.card for seen in reading.cards} == {placed.card for placed in photo.cards}
+
+
+@pytest.mark.skipif(not render_plaza_unseen.unseen_typefaces(),
+                    reason=render_plaza_unseen.MISSING_FONTS)
 @cache
 def _framed_deck_with_indices() -> tuple[render_plaza_unseen.Photo, PlazaReading]:
     # Tuning seed 1026 (12 MP): four corner indices, which the printed frame cuts off the card
