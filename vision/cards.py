@@ -1051,7 +1051,8 @@ def _freed_from_frames(blobs: list[Blob], stats: np.ndarray, labels: np.ndarray
         strokes = []
         for i in inner:
             ix, iy, iw, ih, own = blobs[i]
-            digit = (labels[iy:iy + ih, ix:ix + iw] == own).astype(np.uint8)
+            # Padded: a blob that fills its box has no background to measure from.
+            digit = np.pad((labels[iy:iy + ih, ix:ix + iw] == own).astype(np.uint8), 1)
             strokes.append(2 * float(cv2.distanceTransform(digit, cv2.DIST_L2, 3).max()))
         window = labels[y:y + h, x:x + w]
         mine = (window == label).astype(np.uint8)
@@ -1067,6 +1068,14 @@ def _freed_from_frames(blobs: list[Blob], stats: np.ndarray, labels: np.ndarray
                               if i not in pieces):
                 break
         else:
+            freed.append((x, y, w, h, label))
+            continue
+        # A piece freed is a digit of the enclosed numeral, on its line and of its height: else
+        # it is artwork that the frame held, and the frame stays whole.
+        boxes_freed = [(x + px, y + py, pw, ph, 0) for px, py, pw, ph, _ in
+                       (part_stats[i].astype(int) for i in pieces)]
+        if not all(any(_pair_misfit(*sorted((piece, blobs[j]), key=lambda b: b[0])) < 1
+                       for j in inner) for piece in boxes_freed):
             freed.append((x, y, w, h, label))
             continue
         window[mine > 0] = 0

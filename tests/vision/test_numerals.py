@@ -451,6 +451,14 @@ def test_a_digit_touching_a_frame_that_the_reading_frame_cuts_is_freed_from_it(t
     assert number == int(text) and odds >= SURE
 
 
+def test_a_solid_block_inside_a_frame_leaves_the_numeral_sure():
+    # A blob that fills its box (a block of artwork) inside a frame round a numeral: its stroke
+    # measured without background was unbounded, and the frame's opening never ended.
+    canvas = framed("7")
+    cv2.rectangle(canvas, (106, 146), (134, 174), 255, -1)
+    assert (7, pytest.approx(1, abs=0.01)) in numbers_read(canvas)
+
+
 @pytest.mark.parametrize("shift", [12, 20])
 def test_a_frames_side_beside_a_digit_leaves_it_sure(shift):
     # Unseen seed 1044: a side of the card's printed frame, whole in the reading frame, off the
