@@ -1051,9 +1051,11 @@ def _freed_from_frames(blobs: list[Blob], stats: np.ndarray, labels: np.ndarray
         strokes = []
         for i in inner:
             ix, iy, iw, ih, own = blobs[i]
-            # Padded: a blob that fills its box has no background to measure from.
-            digit = np.pad((labels[iy:iy + ih, ix:ix + iw] == own).astype(np.uint8), 1)
-            strokes.append(2 * float(cv2.distanceTransform(digit, cv2.DIST_L2, 3).max()))
+            digit = (labels[iy:iy + ih, ix:ix + iw] == own).astype(np.uint8)
+            # At most its box's narrower side: a blob that fills its box has no background in
+            # it, and its distance transform is unbounded.
+            strokes.append(min(2 * float(cv2.distanceTransform(digit, cv2.DIST_L2, 3).max()),
+                               float(min(iw, ih))))
         window = labels[y:y + h, x:x + w]
         mine = (window == label).astype(np.uint8)
         # The thinnest opening that leaves no line: thicker ones would thin the digits more.
