@@ -982,6 +982,13 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
         if not on_paper(x, y, w, h):  # the table
             continue
         (blobs if h >= 9 or flat else dots).append((x, y, w, h, label))
+    # A frame that the reading frame's edge cuts may hold a digit it touches too (unseen seed
+    # 1011): freed, the digit is judged as any blob.
+    freed, stats, labels = _freed_from_frames(blobs + cut, stats, labels)
+    if freed != blobs + cut:
+        kept = set(blobs)
+        cut = [b for b in freed if b in cut]
+        blobs = [b for b in freed if b in kept or b not in cut and on_paper(*b[:4])]
     blobs = _without_frames(blobs, stats, labels)
     groups = _group_digits(blobs, cut)
     if not groups:
@@ -1046,6 +1053,76 @@ def _marks_of_six_or_nine(groups: list[Group], probabilities: np.ndarray, ink: n
 def _six_or_nine_shape(probabilities: np.ndarray) -> float:
     """The classifier's odds of a 6 or 9's shape, either way up."""
     return float(_number_odds(probabilities)[[5, 8]].sum())
+
+
+def _freed_from_frames(blobs: list[Blob], stats: np.ndarray, labels: np.ndarray
+                       ) -> tuple[list[Blob], np.ndarray, np.ndarray]:
+    """A wide numeral's digit that touches the frame printed round it (unseen seed 3001: an 11
+    and a 10 as wide as their cards' inner frames) is one blob with the frame, read as a
+    card-tall numeral, while the digit left alone inside reads as a 1. A frame's lines are
+    thinner than its digits' strokes: where a blob holds another digit's whole box (no digit
+    rings another) and is mostly bare (ink on at most a third of its box), it is opened by a
+    square of most of the enclosed digits' stroke width; if what stays is only digit-sized
+    pieces (no line the height of the frame, none flat), those pieces are the blob's digits and
+    the frame's lines are dropped. Returns the blobs, stats and labels (updated, pieces beyond
+    the first under new labels)."""
+    if len(blobs) < 2:
+        return blobs, stats, labels
+    boxes = np.array([b[:4] for b in blobs], np.float64)
+    x0, y0 = boxes[:, 0], boxes[:, 1]
+    x1, y1 = x0 + boxes[:, 2], y0 + boxes[:, 3]
+    digits = (boxes[:, 3] >= 9) & (boxes[:, 2] >= 0.2 * boxes[:, 3])
+    freed: list[Blob] = []
+    for x, y, w, h, label in blobs:
+        inner = np.flatnonzero(digits & (x0 > x) & (y0 > y) & (x1 < x + w) & (y1 < y + h)
+                               & (boxes[:, 3] <= 2 * h / 3))
+        if stats[label, 4] > w * h / 3 or not inner.size:
+            freed.append((x, y, w, h, label))
+            continue
+        strokes = []
+        for i in inner:
+            ix, iy, iw, ih, own = blobs[i]
+            digit = (labels[iy:iy + ih, ix:ix + iw] == own).astype(np.uint8)
+            # At most its box's narrower side: a blob that fills its box has no background in
+            # it, and its distance transform is unbounded.
+            strokes.append(min(2 * float(cv2.distanceTransform(digit, cv2.DIST_L2, 3).max()),
+                               float(min(iw, ih))))
+        window = labels[y:y + h, x:x + w]
+        mine = (window == label).astype(np.uint8)
+        # The thinnest opening that leaves no line: thicker ones would thin the digits more.
+        for side in range(3, max(3, int(0.6 * float(np.median(strokes)))) + 1):
+            opened = cv2.morphologyEx(mine, cv2.MORPH_OPEN, np.ones((side, side), np.uint8))
+            count, parts, part_stats, _ = cv2.connectedComponentsWithStats(opened,
+                                                                           connectivity=8)
+            pieces = [i for i in range(1, count) if 9 <= part_stats[i, 3] <= 2 * h / 3
+                      and 0.2 * part_stats[i, 3] <= part_stats[i, 2] < 2.5 * part_stats[i, 3]]
+            # What else stays must be specks (the frame's corners): no line nor flat piece.
+            if pieces and all(part_stats[i, 2:4].max() < 9 for i in range(1, count)
+                              if i not in pieces):
+                break
+        else:
+            freed.append((x, y, w, h, label))
+            continue
+        # A piece freed is a digit of the enclosed numeral, on its line and of its height: else
+        # it is artwork that the frame held, and the frame stays whole.
+        boxes_freed = [(x + px, y + py, pw, ph, 0) for px, py, pw, ph, _ in
+                       (part_stats[i].astype(int) for i in pieces)]
+        if not all(any(_pair_misfit(*sorted((piece, blobs[j]), key=lambda b: b[0])) < 1
+                       for j in inner) for piece in boxes_freed):
+            freed.append((x, y, w, h, label))
+            continue
+        window[mine > 0] = 0
+        for number, i in enumerate(pieces):
+            own = label if number == 0 else len(stats)
+            px, py, pw, ph, area = (int(v) for v in part_stats[i])
+            window[parts == i] = own
+            row = np.array([[x + px, y + py, pw, ph, area]], stats.dtype)
+            if number == 0:
+                stats[label] = row[0]
+            else:
+                stats = np.vstack([stats, row])
+            freed.append((x + px, y + py, pw, ph, own))
+    return freed, stats, labels
 
 
 def _without_frames(blobs: list[Blob], stats: np.ndarray, labels: np.ndarray) -> list[Blob]:

@@ -628,6 +628,31 @@ def test_a_striped_deck_with_large_numerals_is_read_whole():
 
 @pytest.mark.skipif(not render_plaza_unseen.unseen_typefaces(),
                     reason=render_plaza_unseen.MISSING_FONTS)
+def test_an_eleven_touching_its_double_frame_is_read():
+    # Tuning seed 3001 of the independent renderer (NotoSans-Bold, double frame): the second 1
+    # of the Black 11 touches the inner frame; read as one blob with it, the card was missed.
+    photo = render_plaza_unseen.render_photo(3001, kind="illegal")
+    reading = read_plaza(decode_photo(photo.jpeg))
+    (eleven,) = (placed for placed in photo.cards if placed.card == Card(Colour.BLACK, 11))
+    outline = np.array(eleven.corners, np.float32)
+    assert any(seen.card == eleven.card and cv2.pointPolygonTest(
+        outline, tuple(float(v) for v in np.mean(seen.corners, axis=0)), False) >= 0
+        for seen in reading.cards)
+
+
+@pytest.mark.skipif(not render_plaza_unseen.unseen_typefaces(),
+                    reason=render_plaza_unseen.MISSING_FONTS)
+def test_a_framed_eleven_in_a_hand_on_a_dotted_cloth_is_read():
+    # Tuning seed 1011 (NotoSerif-Bold, framed): the Yellow 11's frame, cut by the reading
+    # frame's edge, held its first 1; the other 1 read alone, its card box reached over the
+    # cloth, and the card was missed.
+    photo = render_plaza_unseen.render_photo(1011, kind="hand")
+    reading = read_hand(decode_photo(photo.jpeg))
+    assert {seen.card for seen in reading.cards} == {placed.card for placed in photo.cards}
+
+
+@pytest.mark.skipif(not render_plaza_unseen.unseen_typefaces(),
+                    reason=render_plaza_unseen.MISSING_FONTS)
 @cache
 def _framed_deck_with_indices() -> tuple[render_plaza_unseen.Photo, PlazaReading]:
     # Tuning seed 1026 (12 MP): four corner indices, which the printed frame cuts off the card

@@ -430,6 +430,35 @@ def test_a_frame_a_digit_touches_is_kept_so_no_digit_reads_alone():
                if number == 1)
 
 
+@pytest.mark.parametrize("text", ["10", "11", "12"])
+def test_a_two_digit_numeral_whose_digit_touches_its_frame_is_read_whole(text):
+    # Unseen seed 3001 (wide NotoSans-Bold numerals in a double frame): the second 1 of an 11
+    # touched the frame, which read with it as a card-tall numeral, and the card was lost. The
+    # frame's lines are thinner than the digits' strokes: an opening frees the digit.
+    ((number, odds),) = numbers_read(framed(text, touching=True))
+    assert number == int(text) and odds >= SURE
+
+
+@pytest.mark.parametrize("text", ["10", "11", "12"])
+def test_a_digit_touching_a_frame_that_the_reading_frame_cuts_is_freed_from_it(text):
+    # Unseen seed 1011 (NotoSerif-Bold, framed, in a hand): the card's frame lay on the reading
+    # frame's edge, cut, and held the 11's second 1; the first 1 read alone (a sure 1 here).
+    canvas = np.zeros((164, 104), np.uint8)
+    draw(canvas, text, 14, 105, 50)
+    _, xs = np.nonzero(canvas)
+    cv2.rectangle(canvas, (1, 1), (int(xs.max()) - 4, 162), 255, 2)
+    ((number, odds),) = numbers_read(canvas)
+    assert number == int(text) and odds >= SURE
+
+
+def test_a_solid_block_inside_a_frame_leaves_the_numeral_sure():
+    # A blob that fills its box (a block of artwork) inside a frame round a numeral: its stroke
+    # measured without background was unbounded, and the frame's opening never ended.
+    canvas = framed("7")
+    cv2.rectangle(canvas, (106, 146), (134, 174), 255, -1)
+    assert (7, pytest.approx(1, abs=0.01)) in numbers_read(canvas)
+
+
 @pytest.mark.parametrize("shift", [12, 20])
 def test_a_frames_side_beside_a_digit_leaves_it_sure(shift):
     # Unseen seed 1044: a side of the card's printed frame, whole in the reading frame, off the
