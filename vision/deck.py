@@ -210,15 +210,22 @@ def _grid(places: list[_Reading]) -> tuple[np.ndarray, tuple[Colour, ...]]:
         if beside.size:
             chain[head(int(beside[np.argmin(steps[beside])]))] = head(i)
     heads = np.array([head(i) for i in range(len(places))])
-    # A chain's place across the rows; chains about as far across as a row's places are pieces
-    # of that row (a row's cards far apart where some were not found), rows lie a card's height
-    # apart at least. Measured from the row's places, not from its last chain: a stray place
-    # between two rows (a corner index read alone) would otherwise join them.
+    # A chain's place across the rows; chains that lie on the line a row's cards follow are
+    # pieces of that row (a row's cards far apart where some were not found), rows lie a card's
+    # height apart at least. Measured from the row's line, not from its last chain: a stray
+    # place between two rows (a corner index read alone) would otherwise join them. The line is
+    # the row's chains of cards side by side where it has some, not its stray places.
     height = float(np.median([np.linalg.norm(r.frame[3] - r.frame[0]) for r in places]))
     level = {h: float(np.median(centres[heads == h] @ across)) for h in set(heads.tolist())}
+    sizes = np.bincount(heads, minlength=len(places))
+
+    def line_of(row: list[int]) -> np.ndarray:
+        side_by_side = [chain for chain in row if sizes[chain] >= 2] or row
+        return centres[np.isin(heads, side_by_side)]
+
     rows: list[list[int]] = []
     for h in sorted(level, key=level.get):
-        if rows and level[h] - np.median(centres[np.isin(heads, rows[-1])] @ across) \
+        if rows and _off_row(line_of(rows[-1]), centres[heads == h], along, across) \
                 < 0.5 * height:
             rows[-1].append(h)
         else:
@@ -251,6 +258,15 @@ def _grid(places: list[_Reading]) -> tuple[np.ndarray, tuple[Colour, ...]]:
     order = max(itertools.permutations(range(len(COLOURS))),
                 key=lambda colours: sum(votes[row, colour] for row, colour in enumerate(colours)))
     return homography, tuple(COLOURS[colour] for colour in order)
+
+
+def _off_row(row: np.ndarray, chain: np.ndarray, along: np.ndarray, across: np.ndarray) -> float:
+    """How far across (photo pixels, median) a chain's places (centres) lie from the line
+    through a row's places (`row`, centres): a row photographed at a slant drifts across the
+    rows' axis."""
+    x, y = row @ along, row @ across
+    slope, offset = np.polyfit(x, y, 1) if np.ptp(x) > 0 else (0.0, float(np.median(y)))
+    return float(np.median(np.abs(chain @ across - (slope * (chain @ along) + offset))))
 
 
 def _cell_of(to_grid: np.ndarray, point: np.ndarray) -> tuple[int, int] | None:
