@@ -1303,9 +1303,9 @@ def _join_split_glyphs(candidates: list[_Numeral], ink: np.ndarray) -> list[_Num
     within its own height. A numeral read as 1 with a piece beside it, closer than a 1's width,
     within its height, half as tall at least and no line (a second digit of a number shares
     its height: _group_digits; a speck or a 7's broken bar is smaller: _top_stroke; a frame's
-    side is a line), is read again as one
-    glyph with it: a rounded digit replaces both; anything else (no numeral, a 1, a 7, a number
-    of two digits: one glyph is one digit) leaves neither a sure reading."""
+    side is a line), is read again as one glyph with it: a rounded digit replaces both;
+    anything else (no numeral, a 1, a 7, a number of two digits: one glyph is one digit)
+    leaves neither a sure reading."""
     ones = [i for i, c in enumerate(candidates) if c.probabilities[REJECT] < 0.5
             and np.argmax(_number_odds(c.probabilities)) == 0]
     x, y, w, h = np.array([c.box for c in candidates], float).reshape(-1, 4).T
@@ -1337,8 +1337,9 @@ def _join_split_glyphs(candidates: list[_Numeral], ink: np.ndarray) -> list[_Num
                     candidates[i].bar or candidates[j].bar))
                 result[j] = None
             else:
-                result[i] = replace(candidates[i], probabilities=_doubted(candidates[i].probabilities))
-                result[j] = replace(candidates[j], probabilities=_doubted(candidates[j].probabilities))
+                for k in (i, j):
+                    result[k] = replace(candidates[k],
+                                        probabilities=_doubted(candidates[k].probabilities))
     return [c for c in result if c is not None]
 
 
