@@ -14,10 +14,13 @@ import socket
 import subprocess
 import sys
 import time
+import warnings
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import msgpack
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
@@ -57,16 +60,21 @@ class AppServer:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    @property
+    def log_path(self) -> Path:
+        """What the app printed: a file, which unlike an unread pipe can never fill and stall it."""
+        return self.data_dir.parent / f"app-{self.port}.log"
+
     def start(self) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, str(ROOT / "main.py"), "--web", "--port", str(self.port),
-             "--data-dir", str(self.data_dir), *self.options],
-            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-            start_new_session=True)
+        with self.log_path.open("w") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, str(ROOT / "main.py"), "--web", "--port", str(self.port),
+                 "--data-dir", str(self.data_dir), *self.options],
+                cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"the app exited: {self.process.stdout.read()}")
+                raise RuntimeError(f"the app exited: {self.log_path.read_text()}")
             with socket.socket() as probe:
                 if probe.connect_ex(("127.0.0.1", self.port)) == 0:
                     return
@@ -85,11 +93,15 @@ class AppServer:
 
 
 @pytest.fixture
-def app_server(tmp_path) -> Iterator[AppServer]:
+def app_server(tmp_path, request) -> Iterator[AppServer]:
+    """The app, served; when the test fails, what it printed is added to the failure's report."""
     server = AppServer(tmp_path / "data", free_port())
     server.start()
     yield server
     server.stop()
+    failed = failed_report(request)
+    if failed:
+        failed.sections.append(("the app's output", server.log_path.read_text()))
 
 
 @pytest.fixture(scope="session")
@@ -132,6 +144,12 @@ def pytest_runtest_makereport(item, call):
     return report
 
 
+def failed_report(request):
+    """The test's report when the test itself failed (fixtures add what they saw to it), else None."""
+    call = getattr(request.node, "report_call", None)
+    return call if call is not None and call.failed else None
+
+
 @pytest.fixture
 def open_app(browser, request):
     """open_app(url, width, height) -> a Playwright page with the app loaded and semantics on.
@@ -148,19 +166,20 @@ def open_app(browser, request):
         return page
 
     yield opened
-    call = getattr(request.node, "report_call", None)
-    if call is not None and call.failed:
+    failed = failed_report(request)
+    if failed:
         pages = [page for context in contexts for page in context.pages]
         for number, page in enumerate(pages, start=1):
             with contextlib.suppress(Exception):  # a dead page must not hide the failure
                 screenshot(page, f"failed-{request.node.name}-{number}")
-                call.sections.append((f"page {number} at failure", "\n".join(screen_texts(page))))
+                failed.sections.append((f"page {number} at failure", "\n".join(screen_texts(page))))
     for context in contexts:
         context.close()
 
 
 def load(page, url: str) -> None:
     """Open the app and switch on Flutter's accessibility tree (once per page load)."""
+    listen_for_events(page)
     page.goto(url)
     page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=60_000)
     page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
@@ -182,24 +201,85 @@ def screenshot(page, name: str) -> Path:
 
 
 def tap(control) -> None:
-    """Tap the control (a Playwright locator) through its semantics node, as a screen reader does.
+    """Tap the control (a Playwright locator) through its semantics node, as a screen reader does,
+    and make sure the app heard it.
 
     A mouse click is aimed by coordinates, which on Flutter's web client can disagree with what is
     drawn: a re-render can move the semantics tree between Playwright's aim and the click, and for
     a while after a mouse event Flutter ignores the page scrolling that Playwright does to bring a
     node into view (its scroller is overflow: hidden then, which scrollIntoView moves anyway).
-    Flutter turns a click on a node into a tap on that node, but when the click comes late (a
-    loaded machine) or reaches another node, it gives the raw pointer events to its own hit test
-    at the spot: the tap goes to whatever is drawn there, a neighbour or nothing. A click event
-    sent to the node is a tap on that node wherever the layout is, and sends no mouse events.
-    Text fields are still clicked (type_into): focusing one from script lost typed keys.
+    A click event sent to the node is a tap on that node wherever the layout is, and sends no
+    mouse events. Text fields are still clicked (type_into): focusing one from script lost typed
+    keys.
+
+    On a loaded machine the client still loses a tap now and then (about one in a few hundred,
+    after a re-render): it never sends the control's event to the app. So the tap is repeated,
+    at most three times, until the client has sent a tap's event (`TAP_EVENTS`) for it: a tap
+    the app heard is never repeated, and one it never heard cannot have changed anything.
     """
     expect(control).to_be_enabled(timeout=TIMEOUT)  # as a click waits for it
-    # Two animation frames, as a click waits for a stable box: a frame Flutter has in hand may
-    # still renumber the node.
-    control.page.evaluate("() => new Promise(done => requestAnimationFrame("
-                          "() => requestAnimationFrame(done)))")
-    control.dispatch_event("click")
+    page = control.page
+    for _ in range(3):
+        # Two animation frames, as a click waits for a stable box: a frame Flutter has in hand
+        # may still renumber the node.
+        page.evaluate("() => new Promise(done => requestAnimationFrame("
+                      "() => requestAnimationFrame(done)))")
+        heard_before = len(_events_sent[page])
+        control.dispatch_event("click")
+        if _tap_heard(page, heard_before):
+            return
+        warnings.warn(f"the app did not hear a tap on {control} within {TAP_HEARD_MS} ms: "
+                      "tapped again", LostTap, stacklevel=2)
+    raise AssertionError(f"the app never heard a tap on {control} (tapped three times)")
+
+
+class LostTap(UserWarning):
+    """A tap the client never sent to the app, repeated: listed in the test run's summary."""
+
+
+# Events a tap makes a Flet control send: a button's click, a gesture's tap, a checkbox's change.
+TAP_EVENTS = frozenset({"click", "tap", "change"})
+TAP_HEARD_MS = 5_000  # a client busy re-rendering sends a tap's event within a second or two
+CONTROL_EVENT = 3  # Flet's client-to-app message kind for a control's event: [3, {target, name}]
+_events_sent: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # page -> event names
+
+
+def listen_for_events(page) -> None:
+    """Note the name of every control event the page's client sends to the app (once per page)."""
+    if page in _events_sent:
+        return
+    sent: list[str] = []
+    _events_sent[page] = sent
+
+    def on_frame(payload) -> None:
+        name = control_event_name(payload)
+        if name is not None:
+            sent.append(name)
+
+    page.on("websocket", lambda socket: socket.on("framesent", on_frame))
+
+
+def control_event_name(payload: bytes | str) -> str | None:
+    """The event's name when the frame is a Flet client's control event, else None. A frame is a
+    format byte and then a MessagePack array [kind, body]."""
+    if not isinstance(payload, bytes):
+        return None
+    try:
+        kind, body = msgpack.unpackb(payload[1:])
+    except (ValueError, TypeError, msgpack.UnpackException):
+        return None
+    return body.get("name") if kind == CONTROL_EVENT and isinstance(body, dict) else None
+
+
+def _tap_heard(page, heard_before: int) -> bool:
+    """Wait until the page has sent a tap's event since `heard_before` events, at most
+    TAP_HEARD_MS; waiting in Playwright lets it deliver the socket's frames."""
+    deadline = time.monotonic() + TAP_HEARD_MS / 1000
+    while not TAP_EVENTS.intersection(_events_sent[page][heard_before:]):
+        if time.monotonic() > deadline:
+            return False
+        page.wait_for_timeout(25)
+    return True
 
 
 def retried(action, awaited, state: str = "visible", wait_ms: int = 10_000) -> None:
@@ -277,5 +357,5 @@ def show_entry(page, number: int) -> None:
     show_all = page.get_by_role("button", name=re.compile(r"^Show all \d+ entries$"))
     entry.or_(show_all).first.wait_for()
     if entry.count() == 0:
-        show_all.click()
+        tap(show_all)
         entry.wait_for()

@@ -2,30 +2,30 @@
 
 from __future__ import annotations
 
-from tests.browser.conftest import add_player, load, screenshot, type_into
+from tests.browser.conftest import add_player, load, screenshot, tap, type_into
 
 
 def test_players_and_match_survive_a_restart(app_server, open_app):
     page = open_app(app_server.url)
-    page.get_by_role("button", name="Players").click()
+    tap(page.get_by_role("button", name="Players"))
     add_player(page, "Ann")
     add_player(page, "  Bob  ")  # trimmed
 
     type_into(page, "New player's name", "ann")
-    page.get_by_role("button", name="Add player").click()
+    tap(page.get_by_role("button", name="Add player"))
     page.get_by_text("There is already a player called ann.").wait_for()
 
-    page.get_by_role("button", name="Back").click()
-    page.get_by_role("button", name="New Plaza game").click()
+    tap(page.get_by_role("button", name="Back"))
+    tap(page.get_by_role("button", name="New Plaza game"))
     # Each seat adds a line above "Start the game": the tap waits for it, or it lands where the
     # button was before the line pushed it down (seen on a loaded machine: the tap was lost).
-    page.get_by_role("checkbox", name="Ann").click()
+    tap(page.get_by_role("checkbox", name="Ann"))
     page.get_by_text("Seat 1: Ann").wait_for()
-    page.get_by_role("button", name="Start the game").click()
+    tap(page.get_by_role("button", name="Start the game"))
     page.get_by_text("Plaza is for 2 to 5 players, not 1.").wait_for()
-    page.get_by_role("checkbox", name="Bob").click()
+    tap(page.get_by_role("checkbox", name="Bob"))
     page.get_by_text("Seat 2: Bob").wait_for()
-    page.get_by_role("button", name="Start the game").click()
+    tap(page.get_by_role("button", name="Start the game"))
     page.get_by_role("button", name="Undo last entry").wait_for()
     screenshot(page, "foundation-match")
 
@@ -34,14 +34,14 @@ def test_players_and_match_survive_a_restart(app_server, open_app):
     load(page, app_server.url)
     page.get_by_text("Games in progress").wait_for()
     page.get_by_text("Plaza: Ann, Bob").wait_for()
-    page.get_by_role("button", name="Players").click()
+    tap(page.get_by_role("button", name="Players"))
     page.get_by_role("button", name="Rename Ann").wait_for()
     page.get_by_role("button", name="Rename Bob").wait_for()
 
 
 def test_a_damaged_data_file_is_reported_and_the_app_still_starts(app_server, open_app):
     page = open_app(app_server.url)
-    page.get_by_role("button", name="Players").click()
+    tap(page.get_by_role("button", name="Players"))
     add_player(page, "Ann")
     app_server.stop()
     app_server.start()  # opening a changed folder takes the automatic backup
@@ -52,5 +52,5 @@ def test_a_damaged_data_file_is_reported_and_the_app_still_starts(app_server, op
     load(page, app_server.url)
     page.get_by_text("was damaged", exact=False).first.wait_for()
     assert list((app_server.data_dir / "damaged").iterdir()), "the damaged file is kept aside"
-    page.get_by_role("button", name="Players").click()
+    tap(page.get_by_role("button", name="Players"))
     page.get_by_role("button", name="Rename Ann").wait_for()

@@ -10,10 +10,10 @@ from companion.games.registry import game_for
 from companion.games.tableau import Call
 from companion.games.tableau_solitaire import Attempt, SessionEnds
 from storage import open_library
-from tests.browser.conftest import load, type_into
+from tests.browser.conftest import load, tap, type_into
 from tests.browser.test_patience import session_statistics_shown
 from tests.browser.test_tabit import start_game as start_game_with_new_players
-from tests.browser.test_tabit import tap, wait_for_entry
+from tests.browser.test_tabit import tap_button, wait_for_entry
 from tests.browser.test_tableau import call, seat_players, see, start_game
 from tests.browser.test_tableau_solitaire import TIME_FIELD, start_session
 
@@ -50,17 +50,17 @@ def test_a_refusal_names_the_players_and_abandoning_is_confirmed(app_server, ope
     call(page, None, True, "2. Bob called a piece from Cy: fit")
 
     # Without entry 1, Bob's call would come out of turn (T3): refused, in names, log kept.
-    page.get_by_role("button", name="Delete entry 1").click()
+    tap(page.get_by_role("button", name="Delete entry 1"))
     see(page, "Entry 1: It is Ann's turn to call, not Bob's.", exact=True)
     see(page, "1. Ann called a piece from Bob: no fit, Ann forfeits 1 token to Bob", exact=True)
 
     # G4 takes a second tap; "Keep playing" records nothing.
-    page.get_by_role("button", name="Abandon game").click()
-    page.get_by_role("button", name="Keep playing").click()
+    tap(page.get_by_role("button", name="Abandon game"))
+    tap(page.get_by_role("button", name="Keep playing"))
     page.get_by_role("button", name="Abandon game").wait_for()
     assert page.get_by_role("button", name="Yes, abandon it").count() == 0
-    page.get_by_role("button", name="Abandon game").click()
-    page.get_by_role("button", name="Yes, abandon it").click()
+    tap(page.get_by_role("button", name="Abandon game"))
+    tap(page.get_by_role("button", name="Yes, abandon it"))
     see(page, "3. The table abandoned the game", exact=True)
     see(page, "Abandoned: kept in history, counts in no statistics")
     assert page.get_by_role("button", name="Abandon game").count() == 0
@@ -75,10 +75,10 @@ def test_the_best_times_stay_when_the_solitaire_session_ends(app_server, open_ap
     page = open_app(app_server.url, 390, 844)
     start_session(page)
     type_into(page, TIME_FIELD, "2:10", "Time to record: 2:10")
-    page.get_by_role("button", name="Finished", exact=True).click()
+    tap(page.get_by_role("button", name="Finished", exact=True))
     see(page, "1. 1 picture in 2:10, finished", exact=True)
 
-    page.get_by_role("button", name="End the session").click()
+    tap(page.get_by_role("button", name="End the session"))
     see(page, "Game over. Winner: Ann")
     see(page, "Best times", exact=True)  # the result, now that the entry form is gone
     see(page, "1 picture: 2:10 (attempt 1)", exact=True)
@@ -91,11 +91,11 @@ def test_the_best_times_stay_when_the_solitaire_session_ends(app_server, open_ap
 def test_a_crazy_quilt_session_ends_with_its_statistics_on_screen(app_server, open_app):
     page = open_app(app_server.url, 390, 844)
     start_game_with_new_players(page, "Crazy Quilt", ("Ann",))
-    tap(page, "Start an attempt")
+    tap_button(page, "Start an attempt")
     wait_for_entry(page, 1)
-    tap(page, "Won: all 104 home")
+    tap_button(page, "Won: all 104 home")
     wait_for_entry(page, 2)
-    tap(page, "End the session")
+    tap_button(page, "End the session")
     see(page, "Game over. Winner: Ann")
     see(page, "Statistics (Q3)", exact=True)  # the result, now that the entry form is gone
     assert session_statistics_shown(page).startswith("Attempts 1 · wins 1 · win rate 100%")
@@ -109,5 +109,5 @@ def test_the_screen_is_kept_awake_while_a_match_is_shown(app_server, open_app):
     load(page, app_server.url)
     start_game(page)
     page.wait_for_function("window.wakeLog.join() === 'held'", timeout=10_000)
-    page.get_by_role("button", name="Home").click()
+    tap(page.get_by_role("button", name="Home"))
     page.wait_for_function("window.wakeLog.join() === 'held,released'", timeout=10_000)

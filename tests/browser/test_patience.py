@@ -44,7 +44,7 @@ from tests.browser.test_tabit import (
     entry_shown,
     standings_on_screen,
     start_game,
-    tap,
+    tap_button,
     wait_for_entry,
 )
 
@@ -53,7 +53,7 @@ def give_up_with(page, cards: str, awaited) -> None:
     """Type the cards home and tap "Given up" until `awaited` (a locator) shows: retried, as
     the typed cards or the tap right after typing can be lost on a loaded machine."""
     retried(lambda: (type_into(page, re.compile("^Cards home when given up"), cards),
-                     tap(page, "Given up")), awaited)
+                     tap_button(page, "Given up")), awaited)
 
 
 def session_statistics_shown(page) -> str:
@@ -81,7 +81,7 @@ def test_a_whole_session_with_undo_and_a_correction_of_an_older_attempt(app_serv
     def entered(label: str) -> None:
         """Tap `label` and wait until its entry is in the history (stored on disk by then)."""
         nonlocal entries
-        tap(page, label)
+        tap_button(page, label)
         entries += 1
         wait_for_entry(page, entries)
 
@@ -110,21 +110,21 @@ def test_a_whole_session_with_undo_and_a_correction_of_an_older_attempt(app_serv
         entered("Won: all 104 home")
     entered("Start an attempt")
     give_up_with(page, "50", entry_shown(page, entries + 1))  # a slip: that attempt came out
-    tap(page, "Undo last entry")
+    tap_button(page, "Undo last entry")
     page.get_by_role("button", name=f"Delete entry {entries + 1}", exact=True).wait_for(
         state="detached", timeout=10_000)
     entered("Won: all 104 home")
 
     # The first attempt had 90 cards home, not 87; it is no longer among the latest entries.
     show_entry(page, given_up)
-    tap(page, f"Correct entry {given_up}")
+    tap_button(page, f"Correct entry {given_up}")
     page.get_by_text(f"Correcting entry {given_up}").wait_for(timeout=10_000)
     give_up_with(page, "90",
                  page.get_by_text(re.compile(rf"^{given_up}\. Given up with 90 cards home")))
     shown_statistics = session_statistics_shown(page)
     assert shown_statistics.startswith("Attempts 4 · wins 3 · win rate 75%")
 
-    tap(page, "End the session")
+    tap_button(page, "End the session")
     page.get_by_text("Game over. Winner: Ann").wait_for(timeout=10_000)
     shown = standings_on_screen(page)
 
@@ -153,7 +153,7 @@ def test_a_whole_session_with_undo_and_a_correction_of_an_older_attempt(app_serv
 def test_patience_screen_fits_a_390_px_phone(app_server, open_app, title):
     page = open_app(app_server.url, 390, 844)
     start_game(page, title, ("Ann",))
-    tap(page, "Start an attempt")
+    tap_button(page, "Start an attempt")
     wait_for_entry(page, 1)
     give_up_with(page, "0", page.get_by_text(re.compile("0 is out of range")))
     page.wait_for_timeout(500)

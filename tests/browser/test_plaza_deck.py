@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from storage.deck_profile import PROFILE_FILE
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import screenshot, tap
 from tests.browser.test_plaza import button, see
 from tests.browser.test_plaza_photo import give_photo_to_plaza_check
 from tests.vision.render_plaza_unseen import (
@@ -29,6 +29,6 @@ def test_the_deck_is_taught_from_a_full_deck_photo_and_forgotten(app_server, ope
     see(page, "Your deck is taught: photos are read by its inks and numerals.")
     assert (app_server.data_dir / PROFILE_FILE).is_file()
     screenshot(page, "plaza-deck-taught")
-    button(page, "Forget my deck").click()
+    tap(button(page, "Forget my deck"))
     page.get_by_text("Photos are read for any deck.", exact=False).wait_for(timeout=10_000)
     assert not (app_server.data_dir / PROFILE_FILE).exists()

@@ -16,7 +16,7 @@ from companion.games.plaza import PLAZA, Card, Charge, Colour, HandPlayed
 from companion.games.plaza_cards import COLOURS
 from companion.games.registry import game_for
 from storage import open_library
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import screenshot, tap
 from tests.browser.test_plaza import button, record, seat_players, see, start_game, tap_cards
 from tests.vision.render_plaza import render_photo
 from vision.cards import read_hand
@@ -29,7 +29,7 @@ READ_WAIT = 120_000  # ms: the read runs on a machine other engineers keep busy
 
 def read_from_photo(page, name: str, photo_path) -> None:
     with page.expect_file_chooser() as chooser:
-        button(page, f"Read {name}'s cards from a photo").click()
+        tap(button(page, f"Read {name}'s cards from a photo"))
     chooser.value.set_files(str(photo_path))
 
 
@@ -44,10 +44,10 @@ def test_a_hand_photo_fills_the_cards_read_and_only_the_save_stores_them(
     ids = seat_players(app_server, ("Ann", "Bob", "Cy"))
     page = open_app(app_server.url, 390, 1600)  # tall: the whole form stays in the semantics tree
     start_game(page, ("Ann", "Bob", "Cy"))
-    button(page, "Ann ran out").click()
+    tap(button(page, "Ann ran out"))
 
     # A photo without cards says so and fills nothing.
-    button(page, "Bob: cards left").click()
+    tap(button(page, "Bob: cards left"))
     read_from_photo(page, "Bob", table_path)
     page.get_by_text("No cards found on this photo: tap the cards in by hand.", exact=True) \
         .wait_for(timeout=READ_WAIT)
@@ -57,7 +57,7 @@ def test_a_hand_photo_fills_the_cards_read_and_only_the_save_stores_them(
     # Cy already holds the first card the photo shows: it cannot be Bob's as well (P1).
     taken_by_cy = read[0]
     cy_cards = (taken_by_cy, Card(G, 1) if Card(G, 1) not in read else Card(G, 2))
-    button(page, "Cy: cards left").click()
+    tap(button(page, "Cy: cards left"))
     see(page, "Cy's cards: pick a colour, then tap the numbers.")  # Cy's grid, not Bob's
     tap_cards(page, cy_cards)
     see(page, f"Cy: {sum(card.number for card in cy_cards)} against")

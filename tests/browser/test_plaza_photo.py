@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from companion.games.plaza_cards import Card, Colour
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import screenshot, tap
 from tests.browser.test_plaza import button, seat_players, see, start_game
 from tests.vision.render_plaza import render_photo
 
@@ -23,9 +23,9 @@ def give_photo_to_plaza_check(app_server, open_app, chooser_button: str, photo: 
     seat_players(app_server, ("Ann", "Bob"))
     page = open_app(app_server.url, 390, 1400)  # tall: the result stays in the semantics tree
     start_game(page, ("Ann", "Bob"))
-    button(page, "Check the Plaza from a photo").click()
+    tap(button(page, "Check the Plaza from a photo"))
     with page.expect_file_chooser() as chooser:
-        button(page, chooser_button).click()
+        tap(button(page, chooser_button))
     chooser.value.set_files(str(photo))
     return page
 

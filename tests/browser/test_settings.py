@@ -17,7 +17,7 @@ from companion.games.registry import game_for
 from companion.history.exchange import CSV_COLUMNS, export_json, read_history
 from companion.ui.services import Services
 from storage import memory_library, open_library
-from tests.browser.conftest import AppServer, free_port, screenshot
+from tests.browser.conftest import AppServer, free_port, screenshot, tap
 
 SETTINGS = "Settings: export, import, backups"
 
@@ -37,14 +37,14 @@ def server_with_history(tmp_path):
 
 def open_settings(open_app, url: str):
     page = open_app(url, 390, 3000)  # tall: the settings button sits below the games
-    page.get_by_role("button", name=SETTINGS).click()
+    tap(page.get_by_role("button", name=SETTINGS))
     page.get_by_role("button", name="Export history as JSON").wait_for()
     return page
 
 
 def download(page, label: str) -> tuple[str, str]:
     with page.expect_download() as started:
-        page.get_by_role("button", name=label).click()
+        tap(page.get_by_role("button", name=label))
     name = started.value.suggested_filename
     # The report moves the buttons down: the next tap waits for the layout it will hit.
     page.get_by_text(f"Exported the whole history as {name}.").wait_for()
@@ -53,13 +53,13 @@ def download(page, label: str) -> tuple[str, str]:
 
 def import_file(page, path: Path) -> None:
     with page.expect_file_chooser() as chooser:
-        page.get_by_role("button", name="Import a history file").click()
+        tap(page.get_by_role("button", name="Import a history file"))
     chooser.value.set_files(str(path))
 
 
 def players_shown(page, open_app) -> None:
-    page.get_by_role("button", name="Home").click()
-    page.get_by_role("button", name="Players").click()
+    tap(page.get_by_role("button", name="Home"))
+    tap(page.get_by_role("button", name="Players"))
     page.get_by_role("button", name="Rename Ann").wait_for()
 
 
@@ -100,10 +100,10 @@ def test_a_bad_file_is_refused_a_good_one_merged_and_a_backup_restored(server_wi
     players_shown(page, open_app)
     page.get_by_role("button", name="Rename Zoe").wait_for()
 
-    page.get_by_role("button", name="Back").click()
-    page.get_by_role("button", name=SETTINGS).click()
-    page.get_by_role("button", name=re.compile(r"^Restore \d\d \w{3} \d{4}")).first.click()
-    page.get_by_role("button", name="Yes, restore it").click()
+    tap(page.get_by_role("button", name="Back"))
+    tap(page.get_by_role("button", name=SETTINGS))
+    tap(page.get_by_role("button", name=re.compile(r"^Restore \d\d \w{3} \d{4}")).first)
+    tap(page.get_by_role("button", name="Yes, restore it"))
     page.get_by_text(re.compile(r"^Restored the data as it was on .*restore that to undo this\.$"))\
         .wait_for()
     screenshot(page, "settings-restored")

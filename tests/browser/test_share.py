@@ -78,8 +78,8 @@ def test_a_guest_watches_live_and_enters_scores_only_with_the_join_code(shared_s
                                                                         browser):
     server, address = shared_server
     host = open_app(server.url, 390, 1400)
-    host.get_by_text("Crazy Quilt: Ann").click()
-    host.get_by_role("button", name=SHARE).click()
+    tap(host.get_by_text("Crazy Quilt: Ann"))
+    tap(host.get_by_role("button", name=SHARE))
     host.get_by_text(f"Open {address} on another phone, or scan:").wait_for()
     code = host.get_by_text(re.compile(r"^Join code: \d{4}$")).text_content().split()[-1]
     screenshot(host, "share-host")
@@ -88,7 +88,7 @@ def test_a_guest_watches_live_and_enters_scores_only_with_the_join_code(shared_s
     try:
         guest.get_by_role("textbox", name="Join code").wait_for()
         guest.get_by_text("Crazy Quilt").first.wait_for()
-        host.get_by_role("button", name="Start an attempt").click()
+        tap(host.get_by_role("button", name="Start an attempt"))
         seen_within(guest, re.compile(r"^1\. Attempt started at"), LIVE_SECONDS)
         for label in ("Undo last entry", "Won: all 104 home", "Start an attempt",
                       "Delete entry 1", "Correct entry 1", "Abandon game"):
@@ -101,7 +101,7 @@ def test_a_guest_watches_live_and_enters_scores_only_with_the_join_code(shared_s
 
         # The join form goes and the screen moves up: tap once it has settled.
         join(guest, code, guest.get_by_role("textbox", name="Join code"), "detached")
-        guest.get_by_role("button", name="Won: all 104 home").click()
+        tap(guest.get_by_role("button", name="Won: all 104 home"))
         seen_within(host, re.compile(r"^2\. Won: all 104 cards home"), LIVE_SECONDS)
         seen_within(guest, re.compile(r"^2\. Won: all 104 cards home"), LIVE_SECONDS)
         assert guest.get_by_role("button", name="Home").count() == 0  # a guest stays on the table

@@ -11,8 +11,7 @@ from companion.core.types import PlayerId
 from companion.games.registry import game_for
 from companion.games.tabit import TABIT, Board, BoardEntered, Line, LineChosen, Picture
 from storage import open_library
-from tests.browser.conftest import add_player, screen_texts, screenshot
-from tests.browser.conftest import tap as tap_control
+from tests.browser.conftest import add_player, screen_texts, screenshot, tap
 
 MOON_WORD_4 = Line(Picture.MOON, 4, True)  # 500
 STAR_WORD_4 = Line(Picture.STAR, 4, True)  # 400
@@ -21,23 +20,23 @@ TREE_BARE_3 = Line(Picture.TREE, 3, False)  # 25
 
 def start_game(page, title: str, players: tuple[str, ...]) -> None:
     """Add the players, then set up a game of `title` with them seated in that order."""
-    page.get_by_role("button", name="Players").click()
+    tap(page.get_by_role("button", name="Players"))
     for name in players:
         add_player(page, name)
-    page.get_by_role("button", name="Back").click()
-    page.get_by_role("button", name=f"New {title} game").click()
+    tap(page.get_by_role("button", name="Back"))
+    tap(page.get_by_role("button", name=f"New {title} game"))
     for seat, name in enumerate(players, start=1):
-        page.get_by_role("checkbox", name=name).click()
+        tap(page.get_by_role("checkbox", name=name))
         # Seat by seat: a second tap before the re-render would toggle from a stale seat list.
         page.get_by_text(f"Seat {seat}: {name}").wait_for(timeout=10_000)
-    page.get_by_role("button", name="Start the game").click()
+    tap(page.get_by_role("button", name="Start the game"))
     page.get_by_role("button", name="Undo last entry").wait_for(timeout=10_000)
 
 
-def tap(page, label: str) -> None:
+def tap_button(page, label: str) -> None:
     """Tap the button labelled exactly `label` through its semantics node (conftest's tap: a
     mouse click aimed by coordinates can reach another node on a loaded machine)."""
-    tap_control(page.get_by_role("button", name=label, exact=True))
+    tap(page.get_by_role("button", name=label, exact=True))
 
 
 def standings_on_screen(page) -> list[tuple[int, str, int]]:
@@ -80,21 +79,21 @@ def entry_shown(page, number: int):
 
 
 def enter_line(page, player: str, label: str, number: int) -> None:
-    tap(page, f"{player}'s board")
-    tap(page, label)
-    page.get_by_role("button", name=re.compile(rf"^Enter {player}'s board: \d+$")).click()
+    tap_button(page, f"{player}'s board")
+    tap_button(page, label)
+    tap(page.get_by_role("button", name=re.compile(rf"^Enter {player}'s board: \d+$")))
     wait_for_entry(page, number)
 
 
 def tap_moon_board(page, verb: str, player: str) -> None:
     """Four MOON pictures and the letters N, O, O, M (any order makes the word, B2): 500."""
     for _ in range(4):
-        tap(page, "MOON")
+        tap_button(page, "MOON")
     for letter in "NOOM":
-        tap(page, letter)
+        tap_button(page, letter)
     page.get_by_text("The board makes 4 pictures of the MOON with the word: 500").wait_for(
         timeout=10_000)
-    tap(page, f"{verb} {player}'s board: 500")
+    tap_button(page, f"{verb} {player}'s board: 500")
 
 
 def test_a_whole_game_with_undo_and_a_correction_that_brings_on_the_tie_round(app_server, open_app):
@@ -102,7 +101,7 @@ def test_a_whole_game_with_undo_and_a_correction_that_brings_on_the_tie_round(ap
     start_game(page, "Tabit", ("Ann", "Bob"))
 
     # Round 1: Ann's board tapped card by card, Bob's line chosen (wrongly, corrected below).
-    tap(page, "Ann's board")
+    tap_button(page, "Ann's board")
     tap_moon_board(page, "Enter", "Ann")
     wait_for_entry(page, 1)
     enter_line(page, "Bob", "STAR 400", 2)
@@ -110,7 +109,7 @@ def test_a_whole_game_with_undo_and_a_correction_that_brings_on_the_tie_round(ap
     enter_line(page, "Ann", "MOON 500", 3)
     enter_line(page, "Bob", "TREE 25", 4)
     page.get_by_text("Game over. Winner: Ann").wait_for(timeout=10_000)
-    tap(page, "Undo last entry")
+    tap_button(page, "Undo last entry")
     page.get_by_role("button", name="Delete entry 4", exact=True).wait_for(
         state="detached", timeout=10_000)
     enter_line(page, "Bob", "MOON 500", 4)
@@ -118,7 +117,7 @@ def test_a_whole_game_with_undo_and_a_correction_that_brings_on_the_tie_round(ap
 
     # Correct round 1: Bob's board was MOON with the word too. Both now have 1000: the game is
     # back on, for an extra round (B3).
-    tap(page, "Correct entry 2")
+    tap_button(page, "Correct entry 2")
     page.get_by_text("Correcting entry 2").wait_for(timeout=10_000)
     tap_moon_board(page, "Save", "Bob")
     page.get_by_text("Correcting entry 2").wait_for(state="detached", timeout=10_000)
@@ -154,9 +153,9 @@ def test_tabit_screen_fits_a_390_px_phone(app_server, open_app):
     page = open_app(app_server.url, 390, 844)
     start_game(page, "Tabit", ("Ann", "Bob", "Cy"))
     for picture in ("STAR", "STAR", "STAR", "TREE"):
-        tap(page, picture)
+        tap_button(page, picture)
     for letter in "RATS":
-        tap(page, letter)
+        tap_button(page, letter)
     page.get_by_text("The board makes 3 pictures of the STAR with the word: 300").wait_for(
         timeout=10_000)
     scroll_app(page, down=False)  # the taps scrolled down to the letters

@@ -20,7 +20,7 @@ from companion.games.tablanette import (
 )
 from companion.ui.games.tablanette import COUNT_LABELS, preview
 from storage import open_library
-from tests.browser.conftest import controls_outside, retried, screen_texts, screenshot
+from tests.browser.conftest import controls_outside, retried, screen_texts, screenshot, tap
 
 PHONE = (390, 844)
 WAIT = 20_000  # ms: the machine is shared; a real failure still fails
@@ -72,12 +72,12 @@ def start_game(app_server, open_app, size: tuple[int, int]):
             library.players.add(name)
     app_server.start()
     page = open_app(app_server.url, *size)
-    page.get_by_role("button", name="New Tablanette game").click()
+    tap(page.get_by_role("button", name="New Tablanette game"))
     # One tap at a time: a second tap before the first is drawn can act on the old seating.
     for seat, name in enumerate(("Ann", "Bob"), start=1):
-        page.get_by_role("checkbox", name=name).click()
+        tap(page.get_by_role("checkbox", name=name))
         page.get_by_text(f"Seat {seat}: {name}").wait_for(timeout=WAIT)
-    page.get_by_role("button", name="Start the game").click()
+    tap(page.get_by_role("button", name="Start the game"))
     page.get_by_role("button", name="Save pack 1").wait_for(timeout=WAIT)
     return page
 
@@ -124,11 +124,11 @@ def enter_pack(page, pack: Pack, after: tuple[Pack, ...], save: str) -> None:
     engine scores for it (so the whole entry reached the app)."""
     enter_pile(page, "Ann", pack.ann)
     enter_pile(page, "Bob", pack.bob)
-    page.get_by_role("button", name=f"{pack.two_of_clubs} took the 2 of clubs").click()
-    page.get_by_role("button", name=f"{pack.ten_of_diamonds} took the 10 of diamonds").click()
+    tap(page.get_by_role("button", name=f"{pack.two_of_clubs} took the 2 of clubs"))
+    tap(page.get_by_role("button", name=f"{pack.ten_of_diamonds} took the 10 of diamonds"))
     page.get_by_text(preview(engine_state(after), pack.event(BY_NAME), NAMES)).wait_for(
         timeout=WAIT)
-    page.get_by_role("button", name=save).click()
+    tap(page.get_by_role("button", name=save))
 
 
 def wait_for_history(page, entries: int) -> None:
@@ -150,28 +150,28 @@ def test_a_whole_game_with_an_undo_and_a_correction(app_server, open_app):
 
     enter_pack(page, SECOND_MISTYPED, (FIRST,), "Save pack 2")
     wait_for_history(page, 2)
-    page.get_by_role("button", name="Undo last entry").click()
+    tap(page.get_by_role("button", name="Undo last entry"))
     wait_for_history(page, 1)
 
     # Bob's pile filled from Ann's by "Bob has the rest", then his tablanettes typed.
     enter_pile(page, "Ann", SECOND.ann)
-    page.get_by_role("button", name="Bob has the rest").click()
+    tap(page.get_by_role("button", name="Bob has the rest"))
     page.get_by_text("Bob's pile as read: 28 cards, 3 K, 2 Q, 2 J, 2 tens; no tablanettes").wait_for(
         timeout=WAIT)
     type_pile_field(page, "Bob", "tablanettes", "14, 5")
-    page.get_by_role("button", name="Bob took the 2 of clubs").click()
-    page.get_by_role("button", name="Ann took the 10 of diamonds").click()
+    tap(page.get_by_role("button", name="Bob took the 2 of clubs"))
+    tap(page.get_by_role("button", name="Ann took the 10 of diamonds"))
     page.get_by_text("5 points is not a tablanette score", exact=False).first.wait_for(timeout=WAIT)
     type_pile_field(page, "Bob", "tablanettes", "14, 22")
     page.get_by_text("This pack: Ann +8 (total 48), Bob +49 (total 58)").wait_for(timeout=WAIT)
-    page.get_by_role("button", name="Save pack 2").click()
+    tap(page.get_by_role("button", name="Save pack 2"))
     wait_for_history(page, 2)
 
     # After a save the form is empty again, in the app and in the page (a fresh form is drawn).
     page.get_by_text("Ann's pile as read: ? cards, 0 K, 0 Q, 0 J, 0 tens; no tablanettes").wait_for(
         timeout=WAIT)
     expect(page.get_by_role("textbox", name="Ann's cards")).to_have_value("", timeout=WAIT)
-    page.get_by_role("button", name="Correct entry 1").click()
+    tap(page.get_by_role("button", name="Correct entry 1"))
     page.get_by_text("Correcting entry 1").wait_for(timeout=WAIT)
     # The form comes filled in with the pack being corrected.
     page.get_by_text("Ann's pile as read: 30 cards, 2 K, 3 Q, 1 J, 2 tens; tablanettes 28").wait_for(
@@ -225,7 +225,7 @@ def engine_state(packs: tuple[Pack, ...]) -> TablanetteState:
 
 def test_the_pack_form_and_adviser_fit_a_phone(app_server, open_app):
     page = start_game(app_server, open_app, PHONE)
-    page.get_by_role("button", name="Capture adviser").click()
-    page.get_by_role("button", name="7 of clubs").click()
+    tap(page.get_by_role("button", name="Capture adviser"))
+    tap(page.get_by_role("button", name="7 of clubs"))
     screenshot(page, "tablanette-390x844")
     assert controls_outside(page, PHONE[0]) == []

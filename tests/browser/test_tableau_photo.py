@@ -19,7 +19,7 @@ from companion.ui.tableau_photo import CountCheck, verdict_words
 from storage import open_library
 from storage.library import random_id
 from storage.pictures import folder_pictures
-from tests.browser.conftest import controls_outside, screenshot, type_into
+from tests.browser.conftest import controls_outside, screenshot, tap, type_into
 from tests.browser.test_tableau import seat_players, see, wait_for_entry
 from tests.vision import render_jigsaw as render
 from vision.jigsaw import check_fit, count_pieces
@@ -47,34 +47,34 @@ def write_pictures(folder: Path) -> dict[str, Path]:
 
 
 def add_picture_set(page, files: list[Path]) -> None:
-    page.get_by_role("button", name="Settings: export, import, backups").click()
-    page.get_by_role("button", name="Picture sets", exact=True).click()
+    tap(page.get_by_role("button", name="Settings: export, import, backups"))
+    tap(page.get_by_role("button", name="Picture sets", exact=True))
     see(page, "No picture sets yet.")
     type_into(page, "Name of the set", "Test box", "Add the set Test box")
     with page.expect_file_chooser() as chooser:
-        page.get_by_role("button", name="Import picture files").click()
+        tap(page.get_by_role("button", name="Import picture files"))
     chooser.value.set_files([str(path) for path in files])
     page.get_by_role("textbox", name=f"Title of picture {len(files)}").wait_for(
         timeout=PHOTO_WAIT)
-    page.get_by_role("button", name="Save the set").click()
+    tap(page.get_by_role("button", name="Save the set"))
     see(page, f"Saved the set Test box with {len(files)} pictures.")
     for name in PICTURES:
         page.get_by_role("img", name=name).wait_for()  # the thumbnails
 
 
 def start_game(page) -> None:
-    page.get_by_role("button", name="Tablemate").click()
-    page.get_by_role("button", name="New Tableau game").click()
+    tap(page.get_by_role("button", name="Tablemate"))
+    tap(page.get_by_role("button", name="New Tableau game"))
     for seat, name in enumerate(PLAYERS, start=1):
-        page.get_by_role("checkbox", name=name).click()
+        tap(page.get_by_role("checkbox", name=name))
         see(page, f"Seat {seat}: {name}")
-    page.get_by_role("button", name="Start the game").click()
+    tap(page.get_by_role("button", name="Start the game"))
     see(page, "Round 1: 0 calls so far")
 
 
 def choose_photo(page, button: str, photo: Path) -> None:
     with page.expect_file_chooser() as chooser:
-        page.get_by_role("button", name=button).click()
+        tap(page.get_by_role("button", name=button))
     chooser.value.set_files(str(photo))
 
 
@@ -114,10 +114,10 @@ def test_a_call_is_checked_and_a_rectangle_counted_from_photos(app_server, open_
     add_picture_set(page, list(files.values()))
     start_game(page)
 
-    page.get_by_role("button", name="Record the title cards").click()
-    page.get_by_role("button", name=f"Ann: {ann}").click()
-    page.get_by_role("button", name=f"Bob: {bob}").click()
-    page.get_by_role("button", name="Record the title cards").click()
+    tap(page.get_by_role("button", name="Record the title cards"))
+    tap(page.get_by_role("button", name=f"Ann: {ann}"))
+    tap(page.get_by_role("button", name=f"Bob: {bob}"))
+    tap(page.get_by_role("button", name="Record the title cards"))
     wait_for_entry(page, f"1. Title cards: Ann {ann}, Bob {bob}")
 
     # T4: the photo is checked against the caller's (Ann's) picture; the verdict pre-selects.
@@ -128,7 +128,7 @@ def test_a_call_is_checked_and_a_rectangle_counted_from_photos(app_server, open_
         .wait_for()
     screenshot(page, "tableau-photo-call")
     confirmed = verdict.fit is not False  # the players confirm what the photo pre-selected
-    page.get_by_role("button", name="Fit" if confirmed else "No fit", exact=True).click()
+    tap(page.get_by_role("button", name="Fit" if confirmed else "No fit", exact=True))
     wait_for_entry(page, "2. Ann called a piece from Bob: " + (
         "fit" if confirmed else "no fit, Ann forfeits 1 token to Bob"))
 
@@ -137,20 +137,20 @@ def test_a_call_is_checked_and_a_rectangle_counted_from_photos(app_server, open_
     turned_check = PhotoCheck(turned_verdict.fit, turned_verdict.reason, turned_verdict.confidence)
     see(page, verdict_words(turned_check), exact=True, timeout=PHOTO_WAIT)
     overruled_to_fit = not turned_verdict.fit
-    page.get_by_role("button", name="Fit" if overruled_to_fit else "No fit", exact=True).click()
+    tap(page.get_by_role("button", name="Fit" if overruled_to_fit else "No fit", exact=True))
     wait_for_entry(page, "3. Bob called a piece from Ann: " + (
         "fit" if overruled_to_fit else "no fit, Bob forfeits 1 token to Ann")
         + " (photo overruled)")
 
     # T6: Bob's rectangle is counted against his own picture; the count fills his field.
-    page.get_by_role("button", name="Round won: settle it").click()
-    page.get_by_role("button", name="Won by Ann").click()
+    tap(page.get_by_role("button", name="Round won: settle it"))
+    tap(page.get_by_role("button", name="Won by Ann"))
     choose_photo(page, "Count Bob from a photo", tmp_path / "count.jpg")
     see(page, f"Bob: {counted_words}", exact=True, timeout=PHOTO_WAIT)
     bob_before = 20 + (0 if confirmed else 1) - (0 if overruled_to_fit else 1)
     see(page, f"Bob: {to_pay} wrong, -{to_pay}, now {bob_before - to_pay} tokens", exact=True)
     screenshot(page, "tableau-photo-count")
-    page.get_by_role("button", name="Confirm the round").click()
+    tap(page.get_by_role("button", name="Confirm the round"))
     wait_for_entry(page, f"4. Round won by Ann; wrong pieces: Bob {to_pay}")
 
     app_server.stop()
@@ -176,8 +176,8 @@ def test_a_cover_picture_is_marked_by_tapping_and_without_titles_checks_are_weak
 
     seat_players(app_server, PLAYERS)
     page = open_app(app_server.url, 390, 2000)
-    page.get_by_role("button", name="Settings: export, import, backups").click()
-    page.get_by_role("button", name="Picture sets", exact=True).click()
+    tap(page.get_by_role("button", name="Settings: export, import, backups"))
+    tap(page.get_by_role("button", name="Picture sets", exact=True))
     type_into(page, "Name of the set", "Cats", "Add the set Cats")
     choose_photo(page, "Photograph the box cover", tmp_path / "cover.jpg")
     see(page, "Tap the top-left corner of a picture.", timeout=PHOTO_WAIT)
@@ -190,9 +190,9 @@ def test_a_cover_picture_is_marked_by_tapping_and_without_titles_checks_are_weak
         see(page, f"Tap the {next_words} corner of a picture." if next_words else
             "Four corners marked: name the picture and add it.")
     type_into(page, "Name of this picture", "Cat", "Four corners marked: add Cat to the set.")
-    page.get_by_role("button", name="Add this picture").click()
+    tap(page.get_by_role("button", name="Add this picture"))
     page.get_by_role("textbox", name="Title of picture 1").wait_for(timeout=PHOTO_WAIT)
-    page.get_by_role("button", name="Save the set").click()
+    tap(page.get_by_role("button", name="Save the set"))
     see(page, "Saved the set Cats with 1 picture.")
     page.get_by_role("img", name="Cat").wait_for()
     [cats] = folder_pictures(app_server.data_dir, random_id).sets()  # what the app stored
@@ -200,15 +200,15 @@ def test_a_cover_picture_is_marked_by_tapping_and_without_titles_checks_are_weak
                                 .picture(cats.id, "Cat"))
     original = cv2.resize(render.picture("chelsea"), stored.size)
     assert np.abs(stored.image.astype(int) - original.astype(int)).mean() < 25  # straightened
-    page.get_by_role("button", name="Delete Cats").click()
-    page.get_by_role("button", name="Yes, delete Cats").click()
+    tap(page.get_by_role("button", name="Delete Cats"))
+    tap(page.get_by_role("button", name="Yes, delete Cats"))
     see(page, "No picture sets yet.")
 
     # No set, so no title cards: the call check judges shapes only and says so; no counting.
     start_game(page)
-    page.get_by_role("button", name="Record the title cards").click()
+    tap(page.get_by_role("button", name="Record the title cards"))
     see(page, re.compile("^No picture sets yet: add your box's pictures"))
-    page.get_by_role("button", name="Back to calls").click()
+    tap(page.get_by_role("button", name="Back to calls"))
     weaker = ("No title card names a stored picture for Ann: a photo check judges the shapes "
               "only, so its verdict is weaker.")
     see(page, weaker, exact=True)
@@ -216,8 +216,8 @@ def test_a_cover_picture_is_marked_by_tapping_and_without_titles_checks_are_weak
     see(page, verdict_words(PhotoCheck(shapes_only.fit, shapes_only.reason,
                                        shapes_only.confidence)), exact=True, timeout=PHOTO_WAIT)
     see(page, weaker, exact=True)
-    page.get_by_role("button", name="Round won: settle it").click()
-    page.get_by_role("button", name="Won by Ann").click()
+    tap(page.get_by_role("button", name="Round won: settle it"))
+    tap(page.get_by_role("button", name="Won by Ann"))
     see(page, "Counting Bob from a photo needs their picture: record the round's title cards "
               "from a picture set.", exact=True)
     assert page.get_by_role("button", name="Count Bob from a photo").count() == 0

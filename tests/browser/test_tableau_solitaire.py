@@ -14,24 +14,24 @@ from companion.games.registry import game_for
 from companion.games.tableau_solitaire import TABLEAU_SOLITAIRE, Attempt, SessionEnds
 from companion.ui.games.tableau_solitaire import best_times, format_duration, parse_duration
 from storage import open_library
-from tests.browser.conftest import controls_outside, screen_texts, screenshot
+from tests.browser.conftest import controls_outside, screen_texts, screenshot, tap
 from tests.browser.test_tableau import seat_players, see, type_into
 
 TIME_FIELD = "Or type the time (minutes:seconds)"
 
 
 def start_session(page) -> None:
-    page.get_by_role("button", name="New Tableau solitaire game").click()
-    page.get_by_role("checkbox", name="Ann").click()
+    tap(page.get_by_role("button", name="New Tableau solitaire game"))
+    tap(page.get_by_role("checkbox", name="Ann"))
     see(page, "Seat 1: Ann")
-    page.get_by_role("button", name="Start the game").click()
+    tap(page.get_by_role("button", name="Start the game"))
     see(page, "Attempt 1")
 
 
 def typed_attempt(page, time: str, pictures: str, result: str, line: str) -> None:
     type_into(page, TIME_FIELD, time, f"Time to record: {time}")
-    page.get_by_role("button", name=pictures, exact=True).click()
-    page.get_by_role("button", name=result, exact=True).click()
+    tap(page.get_by_role("button", name=pictures, exact=True))
+    tap(page.get_by_role("button", name=result, exact=True))
     see(page, line, exact=True)
 
 
@@ -41,10 +41,10 @@ def test_a_session_with_the_clock_an_undo_and_a_correction(app_server, open_app)
     start_session(page)
 
     # Attempt 1 on the clock: it runs, and tapping Finished stops it and records the attempt.
-    page.get_by_role("button", name="2 pictures", exact=True).click()
-    page.get_by_role("button", name="Start the clock").click()
+    tap(page.get_by_role("button", name="2 pictures", exact=True))
+    tap(page.get_by_role("button", name="Start the clock"))
     see(page, re.compile(r"^0:0[2-9]$"))  # the clock ticks on screen
-    page.get_by_role("button", name="Finished", exact=True).click()
+    tap(page.get_by_role("button", name="Finished", exact=True))
     see(page, re.compile(r"^1\. 2 pictures in 0:\d\d, finished$"))
     see(page, "Attempt 2")
 
@@ -53,21 +53,21 @@ def test_a_session_with_the_clock_an_undo_and_a_correction(app_server, open_app)
                                         "like 12:05.")
     typed_attempt(page, "3:05", "1 picture", "Not finished", "2. 1 picture in 3:05, not finished")
     typed_attempt(page, "2:30", "1 picture", "Finished", "3. 1 picture in 2:30, finished")
-    page.get_by_role("button", name="Undo last entry").click()
+    tap(page.get_by_role("button", name="Undo last entry"))
     page.get_by_text("3. 1 picture in 2:30, finished").wait_for(state="detached", timeout=10_000)
     typed_attempt(page, "2:10", "1 picture", "Finished", "3. 1 picture in 2:10, finished")
     see(page, "1 picture: 2:10 (attempt 3)")
 
     # G2: attempt 2 is corrected (it was finished, in 1:55): the best time follows.
-    page.get_by_role("button", name="Correct entry 2").click()
+    tap(page.get_by_role("button", name="Correct entry 2"))
     see(page, "Recorded as not finished")
     type_into(page, "Time (minutes:seconds)", "1:55", "Time to record: 1:55")
-    page.get_by_role("button", name="Finished", exact=True).click()
+    tap(page.get_by_role("button", name="Finished", exact=True))
     see(page, "2. 1 picture in 1:55, finished", exact=True)
     see(page, "1 picture: 1:55 (attempt 2)")
     shown_best = [text for text in screen_texts(page) if re.match(r"\d pictures?: ", text)]
 
-    page.get_by_role("button", name="End the session").click()
+    tap(page.get_by_role("button", name="End the session"))
     see(page, "Game over. Winner: Ann")
 
     app_server.stop()
@@ -89,7 +89,7 @@ def test_the_running_clock_fits_a_phone(app_server, open_app):
     seat_players(app_server, ("Ann",))
     page = open_app(app_server.url, 390, 844)
     start_session(page)
-    page.get_by_role("button", name="Start the clock").click()
+    tap(page.get_by_role("button", name="Start the clock"))
     see(page, re.compile(r"^0:0[1-9]$"))
     page.mouse.move(195, 600)
     page.mouse.wheel(0, 300)  # the clock and the attempt's buttons into view
