@@ -509,9 +509,8 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
 
     sampled = [sampled_body(index) for index in range(GRID * GRID)]
     lit = _relit(sampled, bank, present)
-    scores = [cells.scores(body, refs) for body in lit]
-    verdicts, mines = _judge(scores, present, visible, vouched, distinct,
-                             cells.texture(bank) >= STRUCTURED)
+    verdicts, mines = _judged(lit, refs, present, visible, vouched, distinct,
+                              cells.texture(bank) >= STRUCTURED)
     fitness = UNLIKE * (GRID * GRID - sum(present)) + sum(min(mine, UNLIKE) for mine in mines)
     # seams vouch for flat cells only on a rectangle whose content places some piece clearly:
     # on a grid laid wrong (turned, off the pieces) flat cells interlock with each other all
@@ -635,23 +634,34 @@ STRUCTURE_MARGIN = 0.2  # a correlation this much below the own cell's is anothe
 STRUCTURE_LIKE = 0.7  # the least correlation with its own cell for the structure to tell
 
 
+def _judged(lit: list[cells.Body], refs: cells.Bank, present: list[bool],
+            visible: list[float], vouched: set[int], distinct: np.ndarray,
+            structured: np.ndarray) -> tuple[list[str], list[float]]:
+    """_judge's verdicts and distances for the lit cells, each cell counted wrong or unsure
+    judged again without what a neighbour not counted right may cover: a wrong neighbour's tab
+    lies in a right piece's blank and shows foreign content there (a right neighbour's tab
+    continues the picture, so it stays). Only a clear match counts then: a wrong piece seen
+    through less of itself is unsure more often, and its seams cannot vouch for it."""
+    scores = [cells.scores(body, refs) for body in lit]
+    verdicts, mines = _judge(scores, present, visible, vouched, distinct, structured)
+    for index, verdict in enumerate(verdicts):
+        if verdict in ("right", "missing"):
+            continue
+        keep = _clear_of_foreign_tabs(index, verdicts)
+        if not keep.all():
+            body = lit[index]
+            cleared = cells.scores(cells.Body(body.colour, body.weight * keep[None]), refs)
+            if _verdict(index, cleared, vouched, distinct, structured)[0] == "right":
+                verdicts[index] = "right"
+    return verdicts, mines
+
+
 def _judge(scores: list[cells.Scores], present: list[bool], visible: list[float],
            vouched: set[int], distinct: np.ndarray, structured: np.ndarray
            ) -> tuple[list[str], list[float]]:
     """Each cell's verdict ("missing", "right" (clearly), "wrong", or "unsure": content that
-    cannot tell) and its distance to its own cell (0 when not compared); a cell in `vouched`
-    is right when it looks like its own cell at all. Only a cell or turn whose content can be
-    told from the cell's own (`distinct`) explains it better: flat cells that look alike are
-    matched a little better by one or the other by noise and light alone.
-    A cell whose picture cell has a pattern (`structured`) is also compared by its structure,
-    which light does not change: every other cell and turn must be clearly further by colour
-    or, when the cell's pattern is its own cell's (STRUCTURE_LIKE), clearly less correlated;
-    and none may be correlated better (shade, glare and a tint left over by the light model
-    blur colour distances; a wrong piece matching the colours by chance does not match the
-    pattern). A cell whose pattern alone picks its own cell clearly is right up to UNLIKE:
-    glare or a shadow's edge can take its colours that far."""
-    candidates = distinct.shape[1]
-    unlit = np.ones(3)  # the bodies come lit (_relit)
+    cannot tell) and its distance to its own cell (0 when not compared), as _verdict gives
+    them for the cells present and seen."""
     verdicts, mines = [], []
     for index, score in enumerate(scores):
         if visible[index] < SEEN or not present[index]:
@@ -659,31 +669,68 @@ def _judge(scores: list[cells.Scores], present: list[bool], visible: list[float]
             verdicts.append("wrong" if visible[index] < SEEN else "missing")
             mines.append(0.0)
             continue
-        every = cells.distance(score, unlit, np.arange(len(SHIFTS))[:, None],
-                               np.arange(candidates)[None]).min(0)
-        mine = float(every[index])
+        verdict, mine = _verdict(index, score, vouched, distinct, structured)
+        verdicts.append(verdict)
         mines.append(mine)
-        told_apart = float(every[distinct[index]].min(initial=np.inf))
-        beaten = (mine + CLEARLY < every) & (mine < CLEAR_RATIO * every)
-        by_structure = np.zeros_like(beaten)
-        if structured[index]:
-            correlated = score.structure().max(0)
-            if correlated[index] >= STRUCTURE_LIKE:
-                by_structure = correlated[index] - correlated >= STRUCTURE_MARGIN
-            beaten = (beaten | by_structure) & (correlated <= correlated[index])
-        beaten[index] = by_structure[index] = True
-        if mine <= LOOKS_LIKE and (index in vouched or beaten.all()) \
-                or mine <= UNLIKE and by_structure.all():
-            verdicts.append("right")
-        elif mine > NOISE or told_apart < mine:
-            # unlike its own cell, or not clearly its own; or a cell or turn content can tell
-            # from its own explains even flat content better, by however little (a turned flat
-            # piece's shading runs the wrong way; its seams stay closed when it lies on top of
-            # its neighbours, so they cannot vouch for it)
-            verdicts.append("wrong")
-        else:
-            verdicts.append("unsure")  # flat content looks the same turned or moved
     return verdicts, mines
+
+
+def _verdict(index: int, score: cells.Scores, vouched: set[int], distinct: np.ndarray,
+             structured: np.ndarray) -> tuple[str, float]:
+    """A present cell's verdict ("right" (clearly), "wrong", or "unsure") and its distance to
+    its own cell; a cell in `vouched` is right when it looks like its own cell at all. Only a
+    cell or turn whose content can be told from the cell's own (`distinct`) explains it
+    better: flat cells that look alike are matched a little better by one or the other by
+    noise and light alone.
+    A cell whose picture cell has a pattern (`structured`) is also compared by its structure,
+    which light does not change: every other cell and turn must be clearly further by colour
+    or, when the cell's pattern is its own cell's (STRUCTURE_LIKE), clearly less correlated;
+    and none may be correlated better (shade, glare and a tint left over by the light model
+    blur colour distances; a wrong piece matching the colours by chance does not match the
+    pattern). A cell whose pattern alone picks its own cell clearly is right up to UNLIKE:
+    glare or a shadow's edge can take its colours that far."""
+    unlit = np.ones(3)  # the bodies come lit (_relit)
+    every = cells.distance(score, unlit, np.arange(len(SHIFTS))[:, None],
+                           np.arange(distinct.shape[1])[None]).min(0)
+    mine = float(every[index])
+    told_apart = float(every[distinct[index]].min(initial=np.inf))
+    beaten = (mine + CLEARLY < every) & (mine < CLEAR_RATIO * every)
+    by_structure = np.zeros_like(beaten)
+    if structured[index]:
+        correlated = score.structure().max(0)
+        if correlated[index] >= STRUCTURE_LIKE:
+            by_structure = correlated[index] - correlated >= STRUCTURE_MARGIN
+        beaten = (beaten | by_structure) & (correlated <= correlated[index])
+    beaten[index] = by_structure[index] = True
+    if mine <= LOOKS_LIKE and (index in vouched or beaten.all()) \
+            or mine <= UNLIKE and by_structure.all():
+        return "right", mine
+    if mine > NOISE or told_apart < mine:
+        # unlike its own cell, or not clearly its own; or a cell or turn content can tell
+        # from its own explains even flat content better, by however little (a turned flat
+        # piece's shading runs the wrong way; its seams stay closed when it lies on top of
+        # its neighbours, so they cannot vouch for it)
+        return "wrong", mine
+    return "unsure", mine  # flat content looks the same turned or moved
+
+
+FOREIGN_SPAN = (0.2, 0.8)  # (share of a side) where along it a neighbour's tab may lie
+
+
+def _clear_of_foreign_tabs(index: int, verdicts: list[str]) -> np.ndarray:
+    """(S, S) 1 at the cell's samples that no neighbour not counted right can cover with a tab:
+    those less than CORE from the side they share, within FOREIGN_SPAN along it, are 0."""
+    row, col = divmod(index, GRID)
+    steps = (np.arange(cells.SAMPLES) + 0.5) / cells.SAMPLES * (1 - 2 * cells.MARGIN) \
+        + cells.MARGIN
+    down, across = np.meshgrid(steps, steps, indexing="ij")
+    keep = np.ones((cells.SAMPLES, cells.SAMPLES), np.float32)
+    for (d_row, d_col), depth, along in (((-1, 0), down, across), ((1, 0), 1 - down, across),
+                                         ((0, -1), across, down), ((0, 1), 1 - across, down)):
+        row_, col_ = row + d_row, col + d_col
+        if 0 <= row_ < GRID and 0 <= col_ < GRID and verdicts[row_ * GRID + col_] != "right":
+            keep[(depth < CORE) & (along > FOREIGN_SPAN[0]) & (along < FOREIGN_SPAN[1])] = 0
+    return keep
 
 
 def _by_seams(found: Pieces, corners: np.ndarray, index: int,

@@ -406,3 +406,50 @@ def test_flat_cells_of_one_colour_and_their_turns_cannot_be_told_apart():
         alike = [k for k in range(64) if (k % 16 in left) == (cell in left)]
         assert not distinct[cell, alike].any()
         assert distinct[cell, [k for k in range(64) if k not in alike]].all()
+
+
+# ---------------------------------------------------------------- a wrong neighbour's tabs
+
+# every cell its own colour, near the others', and a faint blocky pattern (structure tells it)
+_NEAR = np.kron(np.random.default_rng(3).integers(100, 160, (4, 4, 3)), np.ones((75, 100, 1)))
+NEAR_PATTERNED = np.clip(_NEAR + _PATTERN[..., None], 0, 255).astype(np.uint8)
+FOREIGN = (30, 200, 230)  # another picture's colour
+
+
+def _judged_with_tabs(wrong_neighbours: bool, centre: int) -> str:
+    """The verdict (_judged, which clears foreign tabs) on cell 5 showing cell `centre`'s
+    content, with the tabs of the pieces above and to its left lying in its blanks in
+    FOREIGN colour; those pieces wrong (all FOREIGN) or right (their own content)."""
+    bank = cells.bank(NEAR_PATTERNED)
+    refs = cells.turned(bank)
+    colours = [bank.cells[k].copy() for k in range(16)]
+    colours[5] = bank.cells[centre].copy()
+    colours[5][:4, 4:12] = FOREIGN  # the tab from above, CORE deep at most
+    colours[5][4:12, :4] = FOREIGN  # the tab from the left
+    if wrong_neighbours:
+        colours[1][:], colours[4][:] = FOREIGN, FOREIGN
+    shifts = len(count.SHIFTS)
+    lit = [cells.Body(np.repeat(colour[None].astype(np.float32), shifts, 0),
+                      np.ones((shifts, cells.SAMPLES, cells.SAMPLES), np.float32))
+           for colour in colours]
+    verdicts, _ = count._judged(lit, refs, [True] * 16, [1.0] * 16, set(),
+                                count._distinct(bank, refs),
+                                cells.texture(bank) >= count.STRUCTURED)
+    return verdicts[5]
+
+
+def test_t6_a_right_piece_holding_wrong_neighbours_tabs_in_its_blanks_is_right():
+    # 103006 of the unseen renderer: a right piece next to another picture's piece, whose tab
+    # showed that picture's colours in its blank, was counted wrong
+    assert _judged_with_tabs(wrong_neighbours=True, centre=5) == "right"
+
+
+def test_t6_foreign_content_where_right_neighbours_tabs_lie_is_not_left_out():
+    # a right neighbour's tab continues the picture: content unlike it there is the piece's own
+    assert _judged_with_tabs(wrong_neighbours=False, centre=5) == "wrong"
+
+
+@pytest.mark.parametrize("centre", [6, 9, 10])
+def test_t6_a_wrong_piece_amid_wrong_neighbours_stays_wrong_without_their_tabs(centre):
+    assert _judged_with_tabs(wrong_neighbours=True, centre=centre) == "wrong"
+
