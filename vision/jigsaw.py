@@ -310,7 +310,7 @@ def check_fit(photo: np.ndarray, picture: Picture | None) -> FitVerdict:
             return verdict
     by_features = _check_fit_by_features(scene_of(work, factor, picture, found), picture)
     if joined is False and by_features.fit is not True:
-        return _why_not_joined(work, found, pair, placed, by_features)
+        return _why_not_joined(work, found, pair, placed, by_features, picture)
     if by_features.fit and not joined:  # the outlines do not show the seam closed: retake
         return FitVerdict(None, "unsure", 0.0, False, by_features.pieces)
     if by_features.fit is None and placed is not None:
@@ -366,13 +366,15 @@ def _apart(work: np.ndarray, found: Pieces, pair: Pair) -> float:
 
 
 def _why_not_joined(work: np.ndarray, found: Pieces, pair: Pair, placed: _PairPlacement,
-                    by_features: FitVerdict) -> FitVerdict:
+                    by_features: FitVerdict, picture: Picture) -> FitVerdict:
     """Why a pair whose outlines are not joined along one full side is no fit: what the features
     name, else what the picture clearly says, else not-full-side. The features' "another
     picture" (keypoints near a piece that explain no cell) is the weakest of these: bodies
     clearly out of line (an offset, a corner touch) are not-full-side instead, since the
     features there see a piece's displaced part; and where both bodies look like cells of the
-    picture, the picture's clear turn or non-neighbour names the reason."""
+    picture, the picture's clear turn or non-neighbour names the reason. Nor does the picture
+    name the reason for bodies further out of line than a turned piece explains: the pair is
+    placed on the picture as two bodies in line, which such bodies are not."""
     apart = round(_apart(work, found, pair), 3)
     contradiction = placed.contradiction()
     if by_features.fit is False and by_features.reason == "wrong-picture":
@@ -382,7 +384,17 @@ def _why_not_joined(work: np.ndarray, found: Pieces, pair: Pair, placed: _PairPl
             return FitVerdict(False, contradiction, apart, False, by_features.pieces)
     if by_features.fit is False:
         return by_features
+    if pair.level > _turned_level(picture):
+        contradiction = None
     return FitVerdict(False, contradiction or "not-full-side", apart, False, by_features.pieces)
+
+
+def _turned_level(picture: Picture) -> float:
+    """How far out of line (Pair.level) a piece turned a quarter may lie against its neighbour
+    (at least LEVEL_OUT): a cell w × h turned shows its other side across, so its sides stick
+    out by up to |w - h| over their mean, plus the slack of bodies in line."""
+    width, height = cell_size(picture)
+    return max(LEVEL_OUT, abs(width - height) / ((width + height) / 2) + LEVEL_IN_LINE)
 
 
 def _check_fit_by_features(scene: Scene, picture: Picture) -> FitVerdict:

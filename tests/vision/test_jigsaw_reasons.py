@@ -34,6 +34,16 @@ def test_t4_pieces_whose_sides_are_out_of_line_are_not_joined_on_a_full_side(cas
     assert refusal(case, seed) == (False, "not-full-side")
 
 
+@pytest.mark.parametrize(("case", "seed"), [("offset", 4046), ("corner", 3052),
+                                            ("corner", 4059)])
+def test_t4_bodies_further_out_of_line_than_a_turned_piece_are_not_read_by_the_picture(
+        case, seed):
+    # were wrong-orientation / not-neighbours: the pair is placed on the picture as two bodies
+    # in line, and bodies this far out of line (more than a quarter turn of a 4:3 cell
+    # explains) are misplaced there, so the picture's "contradiction" was an artefact
+    assert refusal(case, seed) == (False, "not-full-side")
+
+
 @pytest.mark.parametrize(("case", "seed", "reason"), [
     ("rotated", 4064, "wrong-orientation"),
     ("wrong-neighbour", 3009, "not-neighbours"),
