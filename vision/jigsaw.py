@@ -19,7 +19,10 @@ How it works, and why:
   are found on a CLAHE-equalised grey image (vision.matching), only on and around
   the pieces' outlines (the table's texture gave most keypoints and most of the time). A SIFT
   "fit" the outlines do not confirm is "unsure". SIFT's "another picture" gives way to bodies
-  clearly out of line (not-full-side) and to the picture's clear turn or non-neighbour.
+  clearly out of line (not-full-side) and to the picture's clear turn or non-neighbour. Bodies
+  further out of line than a turned piece explains are not-full-side whatever the picture
+  says; a body whose colours the picture lacks, beside one whose colours it has, is from
+  another picture.
 - Without a picture, the outlines' interlock and the continuity of colour across the seam are
   judged, and the verdict says it is weaker.
 - Counting (T6) is vision.count (count_pieces here hands over to it): the rectangle placed
@@ -386,6 +389,8 @@ def _why_not_joined(work: np.ndarray, found: Pieces, pair: Pair, placed: _PairPl
         return by_features
     if pair.level > _turned_level(picture):
         contradiction = None
+    elif _foreign_colours(work, pair, placed, picture):
+        contradiction = "wrong-picture"
     return FitVerdict(False, contradiction or "not-full-side", apart, False, by_features.pieces)
 
 
@@ -422,6 +427,43 @@ def _check_fit_by_features(scene: Scene, picture: Picture) -> FitVerdict:
                                   (outline(piece), outline(piece, cell)))
             undecided |= joined is None
     return _why_not(scene, picture, pieces, undecided, outline)
+
+
+# A piece of another picture shows colours this picture does not have: a share of its core
+# whose chroma (Lab a, b, PALETTE_BIN units a bin) lies more than PALETTE_REACH bins from every
+# colour of the picture. The light tints both bodies alike, so one is foreign only when its
+# partner, in the same light, is explained (unexplained share at most EXPLAINED) while it is not
+# (at least UNEXPLAINED), and it looks like no cell closely (best distance over LOOKS_LIKE / 2:
+# a flat piece's few colours can fall between a picture's).
+PALETTE_BIN, PALETTE_REACH = 4, 3
+EXPLAINED, UNEXPLAINED = 0.1, 0.5
+CORE = 0.7  # share of a body's sides sampled for its colours (tabs, blanks and cut line outside)
+
+
+def _palette(picture: Picture) -> np.ndarray:
+    """Which chroma bins the picture's colours reach, widened by PALETTE_REACH."""
+    lab = cv2.cvtColor(_small(picture).astype(np.uint8), cv2.COLOR_BGR2Lab).reshape(-1, 3)
+    bins = 256 // PALETTE_BIN
+    seen = np.zeros((bins, bins), np.uint8)
+    seen[lab[:, 1] // PALETTE_BIN, lab[:, 2] // PALETTE_BIN] = 1
+    reach = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * PALETTE_REACH + 1,) * 2)
+    return cv2.dilate(seen, reach).astype(bool)
+
+
+def _foreign_colours(work: np.ndarray, pair: Pair, placed: _PairPlacement,
+                     picture: Picture) -> bool:
+    """Is one body of the pair from another picture, by its colours (see PALETTE_BIN)?"""
+    palette = _palette(picture)
+    along, across = np.array(pair.direction), _quarter(np.array(pair.direction))
+    unexplained = []
+    for centre in pair.centres:
+        core = cells.sample(work, np.array(centre), CORE * pair.along * along,
+                            CORE * pair.across * across)
+        lab = cv2.cvtColor(core.astype(np.uint8), cv2.COLOR_BGR2Lab).reshape(-1, 3)
+        unexplained.append(1 - palette[lab[:, 1] // PALETTE_BIN, lab[:, 2] // PALETTE_BIN].mean())
+    best = (placed.first.min(), placed.second.min())
+    return any(unexplained[i] >= UNEXPLAINED and unexplained[1 - i] <= EXPLAINED
+               and best[i] > LOOKS_LIKE / 2 for i in (0, 1))
 
 
 # ---------------------------------------------------------------- dense placement of a pair

@@ -57,3 +57,10 @@ def test_t4_pieces_that_both_look_like_the_picture_are_not_called_another_pictur
 
 def test_t4_a_gap_between_true_neighbours_stays_not_a_full_side():
     assert refusal("gap", 3005) == (False, "not-full-side")
+
+
+@pytest.mark.parametrize("seed", [3006, 3027, 4069])
+def test_t4_a_piece_with_colours_the_picture_lacks_is_from_another_picture(seed):
+    # were not-full-side / wrong-orientation: no features matched, and the dense placement
+    # explains any piece somewhat; its colours are in no part of the picture, its partner's are
+    assert refusal("other-picture", seed) == (False, "wrong-picture")
