@@ -19,7 +19,10 @@ How it works, and why:
   are found on a CLAHE-equalised grey image (vision.matching), only on and around
   the pieces' outlines (the table's texture gave most keypoints and most of the time). A SIFT
   "fit" the outlines do not confirm is "unsure". SIFT's "another picture" gives way to bodies
-  clearly out of line (not-full-side) and to the picture's clear turn or non-neighbour.
+  clearly out of line (not-full-side) and to the picture's clear turn or non-neighbour. Bodies
+  further out of line than a turned piece explains are not-full-side whatever the picture
+  says; a body whose colours the picture lacks, beside one whose colours it has, is from
+  another picture.
 - Without a picture, the outlines' interlock and the continuity of colour across the seam are
   judged, and the verdict says it is weaker.
 - Counting (T6) is vision.count (count_pieces here hands over to it): the rectangle placed
@@ -310,7 +313,7 @@ def check_fit(photo: np.ndarray, picture: Picture | None) -> FitVerdict:
             return verdict
     by_features = _check_fit_by_features(scene_of(work, factor, picture, found), picture)
     if joined is False and by_features.fit is not True:
-        return _why_not_joined(work, found, pair, placed, by_features)
+        return _why_not_joined(work, found, pair, placed, by_features, picture)
     if by_features.fit and not joined:  # the outlines do not show the seam closed: retake
         return FitVerdict(None, "unsure", 0.0, False, by_features.pieces)
     if by_features.fit is None and placed is not None:
@@ -366,13 +369,15 @@ def _apart(work: np.ndarray, found: Pieces, pair: Pair) -> float:
 
 
 def _why_not_joined(work: np.ndarray, found: Pieces, pair: Pair, placed: _PairPlacement,
-                    by_features: FitVerdict) -> FitVerdict:
+                    by_features: FitVerdict, picture: Picture) -> FitVerdict:
     """Why a pair whose outlines are not joined along one full side is no fit: what the features
     name, else what the picture clearly says, else not-full-side. The features' "another
     picture" (keypoints near a piece that explain no cell) is the weakest of these: bodies
     clearly out of line (an offset, a corner touch) are not-full-side instead, since the
     features there see a piece's displaced part; and where both bodies look like cells of the
-    picture, the picture's clear turn or non-neighbour names the reason."""
+    picture, the picture's clear turn or non-neighbour names the reason. Nor does the picture
+    name the reason for bodies further out of line than a turned piece explains: the pair is
+    placed on the picture as two bodies in line, which such bodies are not."""
     apart = round(_apart(work, found, pair), 3)
     contradiction = placed.contradiction()
     if by_features.fit is False and by_features.reason == "wrong-picture":
@@ -382,7 +387,19 @@ def _why_not_joined(work: np.ndarray, found: Pieces, pair: Pair, placed: _PairPl
             return FitVerdict(False, contradiction, apart, False, by_features.pieces)
     if by_features.fit is False:
         return by_features
+    if pair.level > _turned_level(picture):
+        contradiction = None
+    elif _foreign_colours(work, pair, placed, picture):
+        contradiction = "wrong-picture"
     return FitVerdict(False, contradiction or "not-full-side", apart, False, by_features.pieces)
+
+
+def _turned_level(picture: Picture) -> float:
+    """How far out of line (Pair.level) a piece turned a quarter may lie against its neighbour
+    (at least LEVEL_OUT): a cell w × h turned shows its other side across, so its sides stick
+    out by up to |w - h| over their mean, plus the slack of bodies in line."""
+    width, height = cell_size(picture)
+    return max(LEVEL_OUT, abs(width - height) / ((width + height) / 2) + LEVEL_IN_LINE)
 
 
 def _check_fit_by_features(scene: Scene, picture: Picture) -> FitVerdict:
@@ -410,6 +427,43 @@ def _check_fit_by_features(scene: Scene, picture: Picture) -> FitVerdict:
                                   (outline(piece), outline(piece, cell)))
             undecided |= joined is None
     return _why_not(scene, picture, pieces, undecided, outline)
+
+
+# A piece of another picture shows colours this picture does not have: a share of its core
+# whose chroma (Lab a, b, PALETTE_BIN units a bin) lies more than PALETTE_REACH bins from every
+# colour of the picture. The light tints both bodies alike, so one is foreign only when its
+# partner, in the same light, is explained (unexplained share at most EXPLAINED) while it is not
+# (at least UNEXPLAINED), and it looks like no cell closely (best distance over LOOKS_LIKE / 2:
+# a flat piece's few colours can fall between a picture's).
+PALETTE_BIN, PALETTE_REACH = 4, 3
+EXPLAINED, UNEXPLAINED = 0.1, 0.5
+CORE = 0.7  # share of a body's sides sampled for its colours (tabs, blanks and cut line outside)
+
+
+def _palette(picture: Picture) -> np.ndarray:
+    """Which chroma bins the picture's colours reach, widened by PALETTE_REACH."""
+    lab = cv2.cvtColor(_small(picture).astype(np.uint8), cv2.COLOR_BGR2Lab).reshape(-1, 3)
+    bins = 256 // PALETTE_BIN
+    seen = np.zeros((bins, bins), np.uint8)
+    seen[lab[:, 1] // PALETTE_BIN, lab[:, 2] // PALETTE_BIN] = 1
+    reach = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * PALETTE_REACH + 1,) * 2)
+    return cv2.dilate(seen, reach).astype(bool)
+
+
+def _foreign_colours(work: np.ndarray, pair: Pair, placed: _PairPlacement,
+                     picture: Picture) -> bool:
+    """Is one body of the pair from another picture, by its colours (see PALETTE_BIN)?"""
+    palette = _palette(picture)
+    along, across = np.array(pair.direction), _quarter(np.array(pair.direction))
+    unexplained = []
+    for centre in pair.centres:
+        core = cells.sample(work, np.array(centre), CORE * pair.along * along,
+                            CORE * pair.across * across)
+        lab = cv2.cvtColor(core.astype(np.uint8), cv2.COLOR_BGR2Lab).reshape(-1, 3)
+        unexplained.append(1 - palette[lab[:, 1] // PALETTE_BIN, lab[:, 2] // PALETTE_BIN].mean())
+    best = (placed.first.min(), placed.second.min())
+    return any(unexplained[i] >= UNEXPLAINED and unexplained[1 - i] <= EXPLAINED
+               and best[i] > LOOKS_LIKE / 2 for i in (0, 1))
 
 
 # ---------------------------------------------------------------- dense placement of a pair

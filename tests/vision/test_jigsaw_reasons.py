@@ -34,6 +34,16 @@ def test_t4_pieces_whose_sides_are_out_of_line_are_not_joined_on_a_full_side(cas
     assert refusal(case, seed) == (False, "not-full-side")
 
 
+@pytest.mark.parametrize(("case", "seed"), [("offset", 4046), ("corner", 3052),
+                                            ("corner", 4059)])
+def test_t4_bodies_further_out_of_line_than_a_turned_piece_are_not_read_by_the_picture(
+        case, seed):
+    # were wrong-orientation / not-neighbours: the pair is placed on the picture as two bodies
+    # in line, and bodies this far out of line (more than a quarter turn of a 4:3 cell
+    # explains) are misplaced there, so the picture's "contradiction" was an artefact
+    assert refusal(case, seed) == (False, "not-full-side")
+
+
 @pytest.mark.parametrize(("case", "seed", "reason"), [
     ("rotated", 4064, "wrong-orientation"),
     ("wrong-neighbour", 3009, "not-neighbours"),
@@ -47,3 +57,10 @@ def test_t4_pieces_that_both_look_like_the_picture_are_not_called_another_pictur
 
 def test_t4_a_gap_between_true_neighbours_stays_not_a_full_side():
     assert refusal("gap", 3005) == (False, "not-full-side")
+
+
+@pytest.mark.parametrize("seed", [3006, 3027, 4069])
+def test_t4_a_piece_with_colours_the_picture_lacks_is_from_another_picture(seed):
+    # were not-full-side / wrong-orientation: no features matched, and the dense placement
+    # explains any piece somewhat; its colours are in no part of the picture, its partner's are
+    assert refusal("other-picture", seed) == (False, "wrong-picture")
