@@ -1234,8 +1234,7 @@ def _stem_beside(box: tuple[float, float, float, float], probabilities: np.ndarr
     The stem is a band of columns, within 0.8 of the digit's height of either side (a turned
     card's 1 lies on the right), inked down the digit's height and bare just above and below
     it: a frame's side runs on."""
-    odds = _number_odds(probabilities)
-    if odds[0] + odds[1] < 0.5:
+    if not _may_be_a_digit_of_ten_to_twelve(probabilities):
         return False
     x, y, w, h = (int(v) for v in box)
     reach = int(0.8 * h)
