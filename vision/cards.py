@@ -603,12 +603,14 @@ def _read_place(small: np.ndarray, place: np.ndarray, scale: float, axis: float,
     corners = place * scale
     width = float(np.linalg.norm(corners[1] - corners[0]))
     height = float(np.linalg.norm(corners[3] - corners[0]))
-    # The frame _read_upright cuts reaches half a card beyond the place: so does the crop (its
-    # corners even, to match the half-size paper mask).
-    x0, y0 = (int(v) // 2 * 2 for v in corners.min(axis=0) - width / 2 - 2)
-    x1, y1 = ((int(v) + 3) // 2 * 2 for v in corners.max(axis=0) + width / 2)
-    if x0 < 0 or y0 < 0 or x1 > small.shape[1] or y1 > small.shape[0]:
+    if corners.min() < 0 or np.any(corners.max(axis=0) > (small.shape[1], small.shape[0])):
         return []  # a place the photo's edge cuts: no card read there could be sized
+    # The frame _read_upright cuts reaches half a card beyond the place: so does the crop, but
+    # within the photo (a full Plaza's end cards lie near its edges; beyond the crop the frame
+    # holds no ink), its corners even, to match the half-size paper mask.
+    x0, y0 = (max(0, int(v) // 2 * 2) for v in corners.min(axis=0) - width / 2 - 2)
+    x1, y1 = (min(int(v) + 3, limit) // 2 * 2 for v, limit in
+              zip(corners.max(axis=0) + width / 2, (small.shape[1], small.shape[0]), strict=True))
     crop = small[y0:y1, x0:x1]
     inside = np.zeros(crop.shape[:2], np.uint8)
     cv2.fillPoly(inside, [np.round(corners - (x0, y0)).astype(np.int32)], 1)
