@@ -47,7 +47,7 @@ The pipeline anchors on the big printed numerals, because card outlines fail whe
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
@@ -603,12 +603,14 @@ def _read_place(small: np.ndarray, place: np.ndarray, scale: float, axis: float,
     corners = place * scale
     width = float(np.linalg.norm(corners[1] - corners[0]))
     height = float(np.linalg.norm(corners[3] - corners[0]))
-    # The frame _read_upright cuts reaches half a card beyond the place: so does the crop (its
-    # corners even, to match the half-size paper mask).
-    x0, y0 = (int(v) // 2 * 2 for v in corners.min(axis=0) - width / 2 - 2)
-    x1, y1 = ((int(v) + 3) // 2 * 2 for v in corners.max(axis=0) + width / 2)
-    if x0 < 0 or y0 < 0 or x1 > small.shape[1] or y1 > small.shape[0]:
+    if corners.min() < 0 or np.any(corners.max(axis=0) > (small.shape[1], small.shape[0])):
         return []  # a place the photo's edge cuts: no card read there could be sized
+    # The frame _read_upright cuts reaches half a card beyond the place: so does the crop, but
+    # within the photo (a full Plaza's end cards lie near its edges; beyond the crop the frame
+    # holds no ink), its corners even, to match the half-size paper mask.
+    x0, y0 = (max(0, int(v) // 2 * 2) for v in corners.min(axis=0) - width / 2 - 2)
+    x1, y1 = (min(int(v) + 3, limit) // 2 * 2 for v, limit in
+              zip(corners.max(axis=0) + width / 2, (small.shape[1], small.shape[0]), strict=True))
     crop = small[y0:y1, x0:x1]
     inside = np.zeros(crop.shape[:2], np.uint8)
     cv2.fillPoly(inside, [np.round(corners - (x0, y0)).astype(np.int32)], 1)
@@ -1013,7 +1015,7 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
             bar = _dot_side(box, spots)
         candidates.append(_orient_six_or_nine(_Numeral(box=box, labels=members, bar=bar,
                                                        probabilities=p)))
-    candidates = _join_split_glyphs(_join_broken_digits(candidates, ink), ink)
+    candidates = _join_pieces(candidates, ink)
     numerals = [numeral for numeral in candidates if numeral.probabilities[REJECT] < 0.5]
     if not numerals:
         return [], labels, 0.0
@@ -1234,8 +1236,7 @@ def _stem_beside(box: tuple[float, float, float, float], probabilities: np.ndarr
     The stem is a band of columns, within 0.8 of the digit's height of either side (a turned
     card's 1 lies on the right), inked down the digit's height and bare just above and below
     it: a frame's side runs on."""
-    odds = _number_odds(probabilities)
-    if odds[0] + odds[1] < 0.5:
+    if not _may_be_a_digit_of_ten_to_twelve(probabilities):
         return False
     x, y, w, h = (int(v) for v in box)
     reach = int(0.8 * h)
@@ -1260,86 +1261,102 @@ def _may_pair(first: np.ndarray, second: np.ndarray) -> bool:
                                                or second[REJECT] >= 0.5)
 
 
-def _join_broken_digits(candidates: list[_Numeral], ink: np.ndarray) -> list[_Numeral]:
-    """A digit whose thin strokes fade below the ink threshold breaks into pieces (a display
-    face's 0 loses its hairlines and leaves two arcs), which group among themselves and read as
-    no numeral, while the digit beside them reads alone, sure and wrong (a 10 read as a 1). A
-    numeral with such an unread group beside it, on its line and of its height, is read again as
-    one with it; where the whole reads as no numeral either, the numeral may be half of its
-    number, and is no sure reading."""
-    unread = [c for c in candidates if c.probabilities[REJECT] >= 0.5]
-    read = [c for c in candidates if c.probabilities[REJECT] < 0.5]
-    blobs = [_as_blob(c.box) for c in read + unread]
-    near = _line_neighbours(blobs, len(read))  # a dotted table leaves thousands unread
-    joined: list[_Numeral] = []
-    used: set[int] = set()
-    for index, numeral in enumerate(read):
-        # A line is no piece of a digit either (_group_digits).
-        piece = next((j - len(read) for j in near[index] if j >= len(read)
-                      and j - len(read) not in used and not _a_line(blobs[j])
-                      and _pair_misfit(*sorted((blobs[index], blobs[j]))) < 1), None)
-        if piece is None:
-            joined.append(numeral)
-            continue
-        other = unread[piece]
-        box = _union([_as_blob(numeral.box), _as_blob(other.box)])
-        whole = _classified(ink, [box])[0]
-        if whole[REJECT] < 0.5:
-            used.add(piece)
-            joined.append(_orient_six_or_nine(_Numeral(box, numeral.labels + other.labels,
-                                                       whole, numeral.bar)))
-        else:
-            joined.append(replace(numeral, probabilities=_doubted(numeral.probabilities)))
-    return joined + [c for i, c in enumerate(unread) if i not in used]
+@dataclass(frozen=True)
+class _Breakage:
+    """One way faint ink breaks a numeral's glyph (_join_pieces): which numerals read may have
+    lost a piece, which candidate beside one may be that piece (`fits`: the numeral, then the
+    candidate), what the two must read as together to be joined, and whether a piece left unjoined
+    is doubted too."""
+    seeks: Callable[[_Numeral], bool]
+    fits: Callable[[_Numeral, _Numeral], bool]
+    whole_reads: Callable[[np.ndarray], bool]
+    doubts_piece: bool
+
+
+def _unread_digit_piece(numeral: _Numeral, candidate: _Numeral) -> bool:
+    """A digit's pieces grouped beside a numeral: read as no numeral, on its line and of its
+    height, as a number's two digits are (_pair_misfit), and no line (_group_digits)."""
+    piece = _as_blob(candidate.box)
+    return candidate.probabilities[REJECT] >= 0.5 and not _a_line(piece) \
+        and _pair_misfit(*sorted((_as_blob(numeral.box), piece))) < 1
+
+
+def _arc_beside_a_one(numeral: _Numeral, candidate: _Numeral) -> bool:
+    """The second arc of a glyph read as 1: closer than a 1's width, within its height, half as
+    tall at least and no line (a second digit of a number shares its height: _group_digits; a
+    speck or a 7's broken bar is smaller: _top_stroke; a frame's side is a line)."""
+    box, piece = numeral.box, candidate.box
+    first, second = sorted((box, piece), key=lambda b: b[0])
+    gap = (second[0] - first[0] - first[2]) / box[3]
+    within = box[1] - 0.1 * box[3] <= piece[1] and piece[1] + piece[3] <= box[1] + 1.1 * box[3]
+    return -0.1 < gap < NARROW and within and not _a_line(piece) \
+        and 0.45 * box[3] <= piece[3] < 0.8 * box[3]
 
 
 # The digits drawn with rounded strokes, whose hairlines a high-contrast face thins most.
 ROUNDED = (2, 3, 5, 6, 8, 9)
 
+BREAKAGES = (
+    # A digit whose thin strokes fade below the ink threshold breaks into pieces (a display
+    # face's 0 loses its hairlines and leaves two arcs), which group among themselves and read
+    # as no numeral, while the digit beside them reads alone, sure and wrong (a 10 read as a 1).
+    # A whole that reads as no numeral either leaves the numeral perhaps half of its number.
+    _Breakage(seeks=lambda numeral: True,
+              fits=_unread_digit_piece, whole_reads=lambda whole: True, doubts_piece=False),
+    # A high-contrast face's 6 or 9 (any rounded digit) whose hairlines fade leaves two arcs,
+    # and the taller reads as a sure 1; a 1 has no second stroke within its own height. Read
+    # together, anything but a rounded digit (no numeral, a 1, a 7, a number of two digits: one
+    # glyph is one digit) leaves neither a sure reading.
+    _Breakage(seeks=lambda numeral: np.argmax(_number_odds(numeral.probabilities)) == 0,
+              fits=_arc_beside_a_one,
+              whole_reads=lambda whole: np.argmax(_number_odds(whole)) + 1 in ROUNDED,
+              doubts_piece=True),
+)
 
-def _join_split_glyphs(candidates: list[_Numeral], ink: np.ndarray) -> list[_Numeral]:
-    """A high-contrast face's 6 or 9 (any rounded digit) whose hairlines fade below the ink
-    threshold leaves two arcs, and the taller reads as a sure 1; a 1 has no second stroke
-    within its own height. A numeral read as 1 with a piece beside it, closer than a 1's width,
-    within its height, half as tall at least and no line (a second digit of a number shares
-    its height: _group_digits; a speck or a 7's broken bar is smaller: _top_stroke; a frame's
-    side is a line), is read again as one glyph with it: a rounded digit replaces both;
-    anything else (no numeral, a 1, a 7, a number of two digits: one glyph is one digit)
-    leaves neither a sure reading."""
-    ones = [i for i, c in enumerate(candidates) if c.probabilities[REJECT] < 0.5
-            and np.argmax(_number_odds(c.probabilities)) == 0]
+
+def _join_pieces(candidates: list[_Numeral], ink: np.ndarray) -> list[_Numeral]:
+    """Numerals read again together with a piece of their glyph that faint ink broke off, for
+    each breakage in turn (BREAKAGES): a numeral read with a piece beside it (the first, in the
+    candidates' order, that the breakage admits and no other numeral joined or doubted) is joined
+    with it where the whole reads as a numeral the breakage allows, and is no sure reading
+    otherwise."""
+    for breakage in BREAKAGES:
+        candidates = _join_broken(candidates, ink, breakage)
+    return candidates
+
+
+def _join_broken(candidates: list[_Numeral], ink: np.ndarray, breakage: _Breakage
+                 ) -> list[_Numeral]:
+    """One breakage's pass of _join_pieces."""
     x, y, w, h = np.array([c.box for c in candidates], float).reshape(-1, 4).T
-    result = list(candidates)
+    result: list[_Numeral | None] = list(candidates)
     used: set[int] = set()
-    for one in ones:
-        # A cheap necessary test first: a dotted table leaves thousands of unread candidates.
-        beside = np.flatnonzero((np.maximum(x - x[one] - w[one], x[one] - x - w)
-                                 < NARROW * np.maximum(h, h[one]))
-                                & (y < y[one] + h[one]) & (y + h > y[one]))
-        for other in beside.tolist():
-            if one in used or other in used or other == one:
-                continue
-            i, j = sorted((one, other), key=lambda k: candidates[k].box[0])
-            first, second = candidates[i].box, candidates[j].box
-            tall, short = candidates[one].box, candidates[other].box
-            gap = (second[0] - first[0] - first[2]) / tall[3]
-            within = tall[1] - 0.1 * tall[3] <= short[1] \
-                and short[1] + short[3] <= tall[1] + 1.1 * tall[3]
-            if not (-0.1 < gap < NARROW and within and not _a_line(short)
-                    and 0.45 * tall[3] <= short[3] < 0.8 * tall[3]):
-                continue
-            box = _union([_as_blob(first), _as_blob(second)])
-            whole = _classified(ink, [box])[0]
-            used |= {i, j}
-            if whole[REJECT] < 0.5 and np.argmax(_number_odds(whole)) + 1 in ROUNDED:
-                result[i] = _orient_six_or_nine(_Numeral(
-                    box, candidates[i].labels + candidates[j].labels, whole,
-                    candidates[i].bar or candidates[j].bar))
-                result[j] = None
-            else:
-                for k in (i, j):
-                    result[k] = replace(candidates[k],
-                                        probabilities=_doubted(candidates[k].probabilities))
+    for index, numeral in enumerate(candidates):
+        if index in used or numeral.probabilities[REJECT] >= 0.5 or not breakage.seeks(numeral):
+            continue
+        # A cheap necessary test first (every breakage's piece overlaps the numeral's height
+        # within LOOSE_GAP of it): a dotted table leaves thousands of unread candidates.
+        beside = np.flatnonzero(
+            (np.maximum(x - x[index] - w[index], x[index] - x - w)
+             < LOOSE_GAP * np.maximum(h, h[index])) & (y < y[index] + h[index]) & (y + h > y[index]))
+        piece = next((j for j in beside.tolist() if j != index and j not in used
+                      and breakage.fits(numeral, candidates[j])), None)
+        if piece is None:
+            continue
+        other = candidates[piece]
+        box = _union([_as_blob(numeral.box), _as_blob(other.box)])
+        whole = _classified(ink, [box])[0]
+        if whole[REJECT] < 0.5 and breakage.whole_reads(whole):
+            used |= {index, piece}
+            result[index] = _orient_six_or_nine(_Numeral(
+                box, numeral.labels + other.labels, whole, numeral.bar or other.bar))
+            result[piece] = None
+            continue
+        result[index] = replace(numeral, probabilities=_doubted(numeral.probabilities))
+        used.add(index)
+        if breakage.doubts_piece:
+            used.add(piece)
+            result[piece] = replace(other, probabilities=_doubted(other.probabilities))
     return [c for c in result if c is not None]
 
 
