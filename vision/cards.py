@@ -253,7 +253,11 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
     small, scale = working_copy(image)
     normalised = _divide_by_paper(small)
     # Half size: plenty for outlines. The loose mask is for a second look (_read_off_white).
-    paper, loose = _paper_masks(small[::2, ::2], normalised[::2, ::2], (0.3, LOOSE_TINT))
+    # In a hand, cards lie apart, each ringed by table: the second look also takes in dimly lit
+    # paper beside paper (a card in shade). On a Plaza that paper can bridge touching cards,
+    # and a frame across them misplaced a numeral (unseen tuning seed 1026).
+    paper, loose = _paper_masks(small[::2, ::2], normalised[::2, ::2], (0.3, LOOSE_TINT),
+                                grow_last=not on_plaza)
     # Outlines are cut along edges, so that cards on a pale table (and touching cards) part; not
     # along the edges of ink (numerals, emblems), which would cut a card into pieces.
     edges = cv2.Canny(cv2.cvtColor(small[::2, ::2], cv2.COLOR_BGR2GRAY), 25, 50)
@@ -652,9 +656,10 @@ def _paper_mask(small: np.ndarray, normalised: np.ndarray, tint: float = 0.3) ->
     return _paper_masks(small, normalised, (tint,))[0]
 
 
-def _paper_masks(small: np.ndarray, normalised: np.ndarray, tints: tuple[float, ...]
-                 ) -> tuple[np.ndarray, ...]:
-    """_paper_mask for each of the `tints`, sharing the work they have in common."""
+def _paper_masks(small: np.ndarray, normalised: np.ndarray, tints: tuple[float, ...],
+                 grow_last: bool = False) -> tuple[np.ndarray, ...]:
+    """_paper_mask for each of the `tints`, sharing the work they have in common; with
+    `grow_last`, the last one also takes in dimly lit paper beside paper."""
     low = _channel_min(normalised)
     spread = np.maximum(np.maximum(normalised[..., 0], normalised[..., 1]),
                         normalised[..., 2]) - low
@@ -665,8 +670,17 @@ def _paper_masks(small: np.ndarray, normalised: np.ndarray, tints: tuple[float, 
     balanced = small.astype(np.float32) / np.maximum(light, 16.0)
     top = np.maximum(np.maximum(balanced[..., 0], balanced[..., 1]), balanced[..., 2])
     tinge = top - _channel_min(balanced)
-    pale = (low > 0.72) & (spread < 0.22) & (top >= 0.45)
-    return tuple((pale & (tinge < tint * top)).astype(np.uint8) for tint in tints)
+    pale = (low > 0.72) & (spread < 0.22)
+    masks = [(pale & (top >= 0.45) & (tinge < tint * top)).astype(np.uint8) for tint in tints]
+    if grow_last:
+        # A card lit dimly (in shade, or by a gradient of light) sits at the brightness bound,
+        # which noise speckles: its paper is the bright pixels grown a few pixels into dim ones
+        # that are otherwise paper, as Canny's hysteresis grows edges. Only a few: a dim table
+        # touching the cards is no paper.
+        dim = (pale & (top >= 0.3) & (tinge < tints[-1] * top)).astype(np.uint8)
+        for _ in range(3):
+            masks[-1] = cv2.dilate(masks[-1], np.ones((3, 3), np.uint8)) & dim
+    return tuple(masks)
 
 
 def _channel_min(image: np.ndarray) -> np.ndarray:
