@@ -253,13 +253,18 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
     small, scale = working_copy(image)
     normalised = _divide_by_paper(small)
     # Half size: plenty for outlines. The loose mask is for a second look (_read_off_white).
-    paper, loose = _paper_masks(small[::2, ::2], normalised[::2, ::2], (0.3, LOOSE_TINT))
+    # In a hand, cards lie apart, each ringed by table: the second look also takes in dimly lit
+    # paper beside paper (a card in shade). On a Plaza that paper can bridge touching cards,
+    # and a frame across them misplaced a numeral (unseen tuning seed 1026).
+    paper, loose = _paper_masks(small[::2, ::2], normalised[::2, ::2], (0.3, LOOSE_TINT),
+                                grow_last=not on_plaza)
     # Outlines are cut along edges, so that cards on a pale table (and touching cards) part; not
     # along the edges of ink (numerals, emblems), which would cut a card into pieces.
     edges = cv2.Canny(cv2.cvtColor(small[::2, ::2], cv2.COLOR_BGR2GRAY), 25, 50)
     ink_half = (_channel_min(normalised[::2, ::2]) < 1 - INK).astype(np.uint8)
     edges[cv2.dilate(ink_half, np.ones((5, 5), np.uint8)) > 0] = 0
     found: list[_Reading] = []
+    seconds: list[_Reading] = []  # second looks (_Reading.second_look), set aside till the end
     empty: list[_Region] = []
     edges_free = (cv2.dilate(edges, np.ones((2, 2), np.uint8)) == 0).astype(np.uint8)
     regions = _regions(paper & edges_free)
@@ -273,12 +278,12 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
     for region in regions:
         if on_plaza and axis is None and not region.card_shaped:
             axis = _row_axis(found)
-        read = _read_region(normalised, paper, region, scale, on_plaza, axis=axis,
-                            thinnest=_thinnest(found, scale))
+        read = _parted(_read_region(normalised, paper, region, scale, on_plaza, axis=axis,
+                                    thinnest=_thinnest(found, scale)), seconds)
         found += read
         if not read:
             empty.append(region)
-    found += _read_uncut(normalised, paper, found, scale, on_plaza, axis)
+    found += _parted(_read_uncut(normalised, paper, found, scale, on_plaza, axis), seconds)
     # A lone card whose outline is lost (a picture or the table's edge cuts its paper) has only
     # its numeral to size it by, which varies between decks; the cards already read are the same
     # pack, so their width sizes it better, and its paper can then be checked.
@@ -290,15 +295,16 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
         for region in empty:
             (_, _), (w, h), _ = region.rect
             if w * h >= 0.1 * width * width * CARD_ASPECT:  # a piece of a card, at least
-                found += _read_region(normalised, paper, region, scale, on_plaza, width, axis,
-                                      _thinnest(found, scale))
-    found += _read_off_white(normalised, loose, edges_free, found, scale, on_plaza, axis)
+                found += _parted(_read_region(normalised, paper, region, scale, on_plaza, width,
+                                              axis, _thinnest(found, scale)), seconds)
+    found += _parted(_read_off_white(normalised, loose, edges_free, found, scale, on_plaza,
+                                     axis), seconds)
     hopeful: frozenset[int] = frozenset()
     if on_plaza:
         beside = _read_row_gaps(small, found, scale)
-        found += beside
+        found += _parted(beside, seconds)
         hopeful = frozenset(id(r.frame) for r in beside if not isinstance(r.item, SeenCard))
-    found = _recolour_by_deck(_without_indices(found))
+    found = _recolour_by_deck(_without_indices(_with_second_looks(found, seconds)))
     if on_plaza:
         found = _settle_on_grid(_doubt_aslant(found), hopeful)
     alike = _alike_in_size(found)
@@ -310,6 +316,24 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
     # nothing: it is dropped. Sure cards, and unsure ones in a clear ink, are kept.
     return [reading for reading in found
             if isinstance(reading.item, SeenCard) or reading.colour_confidence >= INK_CLEAR]
+
+
+def _parted(read: list[_Reading], seconds: list[_Reading]) -> list[_Reading]:
+    """The readings of a first look; those of a second look (_Reading.second_look) are put in
+    `seconds`, out of the way of the passes that look where no card was read yet."""
+    seconds += [reading for reading in read if reading.second_look]
+    return [reading for reading in read if not reading.second_look]
+
+
+def _with_second_looks(found: list[_Reading], seconds: list[_Reading]) -> list[_Reading]:
+    """The readings, and those of second looks that are sure and that no reading covers: the
+    look is for cards missed, not a rival reading of a place read (its frame may be one that
+    the paper test refused for good reason)."""
+    frames = [np.asarray(reading.frame, np.float32) for reading in found]
+    return found + [replace(reading, second_look=False) for reading in seconds
+                    if isinstance(reading.item, SeenCard)
+                    and not any(_overlap(np.asarray(reading.frame, np.float32), frame) > 0.35
+                                for frame in frames)]
 
 
 def _read_uncut(normalised: np.ndarray, paper: np.ndarray, found: list[_Reading], scale: float,
@@ -654,9 +678,10 @@ def _paper_mask(small: np.ndarray, normalised: np.ndarray, tint: float = 0.3) ->
     return _paper_masks(small, normalised, (tint,))[0]
 
 
-def _paper_masks(small: np.ndarray, normalised: np.ndarray, tints: tuple[float, ...]
-                 ) -> tuple[np.ndarray, ...]:
-    """_paper_mask for each of the `tints`, sharing the work they have in common."""
+def _paper_masks(small: np.ndarray, normalised: np.ndarray, tints: tuple[float, ...],
+                 grow_last: bool = False) -> tuple[np.ndarray, ...]:
+    """_paper_mask for each of the `tints`, sharing the work they have in common; with
+    `grow_last`, the last one also takes in dimly lit paper beside paper."""
     low = _channel_min(normalised)
     spread = np.maximum(np.maximum(normalised[..., 0], normalised[..., 1]),
                         normalised[..., 2]) - low
@@ -667,8 +692,17 @@ def _paper_masks(small: np.ndarray, normalised: np.ndarray, tints: tuple[float, 
     balanced = small.astype(np.float32) / np.maximum(light, 16.0)
     top = np.maximum(np.maximum(balanced[..., 0], balanced[..., 1]), balanced[..., 2])
     tinge = top - _channel_min(balanced)
-    pale = (low > 0.72) & (spread < 0.22) & (top >= 0.45)
-    return tuple((pale & (tinge < tint * top)).astype(np.uint8) for tint in tints)
+    pale = (low > 0.72) & (spread < 0.22)
+    masks = [(pale & (top >= 0.45) & (tinge < tint * top)).astype(np.uint8) for tint in tints]
+    if grow_last:
+        # A card lit dimly (in shade, or by a gradient of light) sits at the brightness bound,
+        # which noise speckles: its paper is the bright pixels grown a few pixels into dim ones
+        # that are otherwise paper, as Canny's hysteresis grows edges. Only a few: a dim table
+        # touching the cards is no paper.
+        dim = (pale & (top >= 0.3) & (tinge < tints[-1] * top)).astype(np.uint8)
+        for _ in range(3):
+            masks[-1] = cv2.dilate(masks[-1], np.ones((3, 3), np.uint8)) & dim
+    return tuple(masks)
 
 
 def _channel_min(image: np.ndarray) -> np.ndarray:
@@ -746,7 +780,8 @@ def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, sca
     region whose frame is its rectangle, that rings no ink and is narrower than `thinnest`, is
     table and is not read."""
     best: list[_Reading] = []
-    best_score = -math.inf
+    # A frame where the first look reads beats one where only a second look does.
+    best_score = (False, -math.inf)
     if not (region.card_shaped or region.rings_ink) and min(region.rect[1]) < thinnest \
             and _margin(region, on_plaza, card_width) == FRAME_MARGIN:
         return []
@@ -762,8 +797,9 @@ def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, sca
                     abs((math.radians(angle + turn) - axis + math.pi / 2) % math.pi
                         - math.pi / 2) > math.pi / 4:
                 continue
-            cards, score = _read_upright(normalised, paper, region, angle + turn, scale,
-                                         on_plaza, card_width)
+            cards, plain_score = _read_upright(normalised, paper, region, angle + turn, scale,
+                                               on_plaza, card_width)
+            score = (any(not card.second_look for card in cards), plain_score)
             # A frame where nothing reads is no rival: a picture's unread shapes can make the
             # score of the right one negative.
             if cards and score > best_score:
@@ -863,19 +899,30 @@ def _read_upright(normalised: np.ndarray, paper: np.ndarray, region: _Region, an
     # in the margin beyond the region is its own only when it cut the region's paper (within a
     # quarter card): further out it is the next card's, perhaps cut short by the frame.
     reach = margin - (0 if margin == 4 else card_size[0] / 4)
+
+    def on_card(card_paper: _PaperShare, paper_share: _PaperShare, numeral: _Numeral) -> bool:
+        box = _card_box(numeral, card_size)
+        return card_paper(*box) >= 0.75 and (card_paper is paper_share or paper_share(*box) >= 0.75
+                                             or _room_for_a_digit(numeral, size))
+
     numerals = [numeral for numeral in numerals
-                if card_paper(*_card_box(numeral, card_size)) >= 0.75
-                and _inside(numeral.box, reach, size)
-                and (card_paper is paper_share or _room_for_a_digit(numeral, size)
-                     or paper_share(*_card_box(numeral, card_size)) >= 0.75)
-                and not _dots(numeral, labels)]
+                if _inside(numeral.box, reach, size) and not _dots(numeral, labels)]
+    plain = [numeral for numeral in numerals if on_card(card_paper, paper_share, numeral)]
+    # Noise or a card's fine print can speckle its paper below the share a card needs (unseen
+    # tuning seed 3025): the card is read on the despeckled mask too, as a second look, kept
+    # only where nothing else is read (_with_second_looks).
+    read = {id(numeral) for numeral in plain}
+    despeckled = [numeral for numeral in numerals if id(numeral) not in read
+                  and on_card(card_paper.despeckled(), paper_share.despeckled(), numeral)]
     found = [_card_from(numeral, upright, ink, labels, card_size, back, scale)
-             for numeral in numerals]
+             for numeral in plain] + \
+        [replace(_card_from(numeral, upright, ink, labels, card_size, back, scale),
+                 second_look=True) for numeral in despeckled]
     # Along the wrong axis the numerals lie sideways and are rejected, and what does read (a bar
     # as a 1) is small or unsure: weigh readings by size, less the size of what did not read.
     # An unmarked 6 or 9 is a sure shape whose way up is unknown: it counts as sure here.
     score = sum(_shape_odds(numeral) ** 2 * numeral.box[2] * numeral.box[3]
-                for numeral in numerals) - unread
+                for numeral in plain) - unread
     return found, score
 
 
@@ -939,9 +986,19 @@ class _PaperShare:
 
     def __init__(self, paper: np.ndarray, ink_mask: np.ndarray, pad: int = 0) -> None:
         self.height, self.width = paper.shape
+        self.mask, self.ink_mask = paper, ink_mask
         self.paper = cv2.integral(paper)
         self.ink = cv2.integral(ink_mask)
         self.pad = pad
+        self._despeckled: _PaperShare | None = None
+
+    def despeckled(self) -> _PaperShare:
+        """The share of the mask with its specks filled and stray paper pixels dropped (a median
+        of 5 × 5): noise and a card's fine print leave pixels of its paper off the mask. Made
+        once, when first asked."""
+        if self._despeckled is None:
+            self._despeckled = _PaperShare(cv2.medianBlur(self.mask, 5), self.ink_mask, self.pad)
+        return self._despeckled
 
     def __call__(self, x0: float, y0: float, x1: float, y1: float) -> float:
         box = max(1.0, (y1 - y0) * (x1 - x0))
@@ -1883,6 +1940,7 @@ class _Reading:
     glyph: float  # the numeral's height, photo pixels
     glyph_width: float = 0.0  # the numeral's width, photo pixels (0: not known)
     shape: np.ndarray | None = None  # the numeral's glyph (glyph_of), as the classifier saw it
+    second_look: bool = False  # read on a despeckled paper mask only: kept where nothing else is
 
 
 def _card_from(numeral: _Numeral, upright: np.ndarray, ink: np.ndarray, labels: np.ndarray,

@@ -625,6 +625,13 @@ def test_a_card_with_a_typical_numeral_keeps_the_typical_size():
     # frame's edge, held its first 1; the other 1 read alone, its card box reached over the
     # cloth, and the card was missed.
     (1011, "hand"),
+    # Tuning seed 1023 (a hand on dark gravel): the Yellow 6's card, lit dimly, sat at the paper
+    # test's brightness bound and noise speckled its paper into pieces too small to be regions:
+    # no card was looked for there.
+    (1023, "hand"),
+    # Tuning seed 3025 (2 MP, a title band on each card): noise and the band speckled the
+    # Yellow 12's paper to 0.73 of its card box, under the 0.75 a card needs: it was missed.
+    (3025, "illegal"),
 ])
 def test_every_card_of_a_hard_photo_is_read(seed, kind):
     photo = render_plaza_unseen.render_photo(seed, kind=kind)
