@@ -299,9 +299,28 @@ def _read_by_border(scene: Scene, picture: Picture, bank: cells.Bank,
     read = [(found, outline)] if second is None or _same_outline(outline, second) \
         else [(found, second), (on_ring, outline)]
     return [_read_cells(scene.work, pieces, corners, bank, set(), lying, distinct)
-            for pieces, sides in read for corners in (np.roll(sides, -turn, axis=0)
-                                                      for turn in range(4))
-            if _plausible_turn(corners, bank)]
+            for pieces, sides in read for corners in _border_grids(sides, bank)]
+
+
+def _border_grids(outline: np.ndarray, bank: cells.Bank) -> list[np.ndarray]:
+    """The grids the straight border may carry: the outline under each turn the picture's
+    proportions allow and, where the outline is nearer a row or column short of them, the
+    outline grown by one row or column on either side. A border row of missing pieces, or of
+    pieces the colour of the table, leaves the outline a cell short (its proportions then
+    allow no turn at all)."""
+    grids = []
+    for turn in range(4):
+        corners = np.roll(outline, -turn, axis=0)
+        # how many cells short the outline's height (> 0) or width (< 0) is, by its proportions
+        short = np.log(_aspect(corners, bank)) / np.log(GRID / (GRID - 1))
+        step = 1 / (GRID - 1)  # a cell, in shares of the short side
+        spans = ((-step, 1), (0, 1 + step)) if abs(short) > 0.5 else ()
+        grids.append(corners)
+        for low, high in spans:
+            unit = [(0, low), (1, low), (1, high), (0, high)] if short > 0 \
+                else [(low, 0), (high, 0), (high, 1), (low, 1)]
+            grids.append(projective(corners, unit))
+    return [corners for corners in grids if _plausible_turn(corners, bank)]
 
 
 def _same_outline(first: np.ndarray, second: np.ndarray) -> bool:
@@ -361,11 +380,15 @@ def _grid_transform(scene: Scene, picture: Picture, agreeing: list[Hypothesis],
     return homography
 
 
-def _plausible_turn(corners: np.ndarray, bank: cells.Bank) -> bool:
+def _aspect(corners: np.ndarray, bank: cells.Bank) -> float:
+    """The quadrilateral's width over its height (mean of opposite sides), over the picture's."""
     width = (np.linalg.norm(corners[1] - corners[0]) + np.linalg.norm(corners[2] - corners[3]))
     height = (np.linalg.norm(corners[3] - corners[0]) + np.linalg.norm(corners[2] - corners[1]))
-    aspect = width / height / (bank.size[0] / bank.size[1])
-    return 1 / ASPECT_SLACK < aspect < ASPECT_SLACK
+    return float(width / height / (bank.size[0] / bank.size[1]))
+
+
+def _plausible_turn(corners: np.ndarray, bank: cells.Bank) -> bool:
+    return 1 / ASPECT_SLACK < _aspect(corners, bank) < ASPECT_SLACK
 
 
 # ---------------------------------------------------------------- the cells
