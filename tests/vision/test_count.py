@@ -11,11 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.vision import render_jigsaw as render
+from tests.vision.test_jigsaw_pieces import CLOTH, woven_table
 from vision import cells, count
 from vision.jigsaw import count_pieces
 from vision.photo import decode_photo
 from vision.pictures import Picture, make_picture
-from vision.pieces import Pieces, orientation, read_rectangle
+from vision.pieces import Pieces, fine_texture, orientation, read_rectangle
 
 FRAME = (640, 480)
 
@@ -68,6 +69,25 @@ def test_t6_a_flat_rectangle_running_off_the_photo_is_told_from_the_table(table,
     assert 0.05 < _ring_share(truth) < 0.5  # it does run off the photo; the table shows too
     assert _overlap(count.find_pieces_on_ring(photo, picture), truth) > 0.9
     assert _overlap(count.find_pieces_outside(photo, corners), truth) > 0.9
+
+
+WOVEN_RECTANGLE = (250, 180, 320, 240)  # x, y, w, h: the rectangle laid on a checked cloth
+
+
+def test_t6_a_rectangle_of_a_woven_tables_own_colours_is_found_by_its_smooth_print():
+    # a tartan has the pieces' colours: sampled around the rectangle, colours alone lose the
+    # pieces (and the outline the grid is laid on); the cloth's weave is rougher than print
+    photo = woven_table([WOVEN_RECTANGLE])
+    x, y, width, height = WOVEN_RECTANGLE
+    corners = np.float64([[x, y], [x + width, y], [x + width, y + height], [x, y + height]])
+    truth = np.zeros(photo.shape[:2], np.uint8)
+    truth[y:y + height, x:x + width] = 1
+    grain = fine_texture(photo)
+    assert _overlap(count.find_pieces_outside(photo, corners), truth) < 0.5
+    assert _overlap(count.find_pieces_outside(photo, corners, grain), truth) > 0.9
+    picture = Picture("purple", np.full((300, 400, 3), CLOTH[1], np.uint8),
+                      np.zeros((0, 2), np.float32), np.zeros((0, 128), np.float32))
+    assert _overlap(count.find_pieces_on_ring(photo, picture, grain), truth) > 0.9
 
 
 def _lit_bodies(image: np.ndarray, cast, slope: float, swapped: int | None = None):
