@@ -13,12 +13,15 @@ How it works, and why:
   not from the photo's border ring alone: a rectangle running off the photo's edge puts its
   own colours in the ring, and then its pieces read as table. Without a placed rectangle a
   first segmentation from the ring finds the rectangle's outline, and the table is sampled
-  again outside it.
+  again outside it. A woven table (tartan) may have the pieces' colours: what is much smoother
+  than its weave is piece too (vision.pieces fine_texture), or its outline was lost.
 - The grid is snapped to the rectangle's straight outer border when the two agree; with too
   few features the border alone places it, under each of the four turns. The border is four
   straight lines, each fitted to the most outline points in a line (vision.pieces
   read_rectangle): a tilted camera draws the rectangle as a quadrilateral, and glare or a
-  stray piece joined to the outline is not straight. The cells are laid on it in perspective
+  stray piece joined to the outline is not straight. An outline a row or column short of the
+  picture's proportions (a border row missing, or lost to the table's colours), which then
+  allow no turn, is read grown by a cell on either side. The cells are laid on it in perspective
   (matching.projective): spread evenly, the middle cells of a rectangle tilted 30° were a
   fifth of a cell off.
 - A grid the picture cannot lie on is not read: its corners far from right angles or its
@@ -75,6 +78,7 @@ from vision.pieces import (
     at_mask_size,
     border_ring,
     find_pieces,
+    fine_texture,
     lab_of,
     read_rectangle,
     segment,
@@ -94,8 +98,10 @@ def count_pieces(photo: np.ndarray, picture: Picture) -> PieceCount:
     bank = cells.bank(picture.image)
     placed = hypotheses(scene, picture)
     # where the pieces lie whatever grid is laid on them (the table sampled around a grid laid
-    # a column off takes the pieces left outside it for table)
-    lying = _Lying(_piece_centres(placed, picture), find_pieces(scene.work))
+    # a column off takes the pieces left outside it for table); a woven table (tartan) has the
+    # pieces' colours, and its grain tells it from their print
+    grain = fine_texture(scene.work)
+    lying = _Lying(_piece_centres(placed, picture), find_pieces(scene.work, grain=True), grain)
     distinct = _distinct(bank, cells.turned(bank))  # the picture's alone: once per count
     readings: list[_Reading] = []
     for group in _placements(placed, picture):
@@ -136,9 +142,11 @@ LIKENESS_SLACK = 0.03
 GROWS = 1.05
 
 
-def find_pieces_outside(work: np.ndarray, corners: np.ndarray) -> Pieces:
+def find_pieces_outside(work: np.ndarray, corners: np.ndarray,
+                        grain: np.ndarray | None = None) -> Pieces:
     """The pieces segmented from table colours sampled outside the rectangle at `corners` (work
-    pixels), widened by WIDEN cells; from the photo's border ring when too little is left."""
+    pixels), widened by WIDEN cells; from the photo's border ring when too little is left. With
+    `grain` (the photo's fine_texture), what is much smoother than the table is piece too."""
     small, factor = at_mask_size(work)
     lab = lab_of(small)
     centre = corners.mean(0)
@@ -147,14 +155,16 @@ def find_pieces_outside(work: np.ndarray, corners: np.ndarray) -> Pieces:
     cv2.fillConvexPoly(inside, np.int32(np.round(widened / factor)), 1)
     outside = lab[inside == 0]
     table = outside if len(outside) >= LEAST_TABLE * inside.size else border_ring(lab)
-    return segment(lab, table[:: max(1, len(table) // 4000)], factor)
+    return segment(lab, table[:: max(1, len(table) // 4000)], factor, texture=grain)
 
 
-def find_pieces_on_ring(work: np.ndarray, picture: Picture) -> Pieces:
+def find_pieces_on_ring(work: np.ndarray, picture: Picture,
+                        grain: np.ndarray | None = None) -> Pieces:
     """The pieces segmented from the table colours of the photo's border ring, without the
     ring's colours that are the picture's and continue from the ring into the middle of the
     photo: the rectangle running off the photo's edge (a flat picture's colour reaches from
-    the edge to the middle; the table there shows only through missing pieces)."""
+    the edge to the middle; the table there shows only through missing pieces). With `grain`
+    as for find_pieces_outside."""
     small, factor = at_mask_size(work)
     lab = lab_of(small)
     ring = np.zeros(small.shape[:2], bool)
@@ -185,7 +195,7 @@ def find_pieces_on_ring(work: np.ndarray, picture: Picture) -> Pieces:
         if table.mean() < LEAST_RING:
             return None  # too little of the ring left for a table
         pixels = lab[ring][table]
-        found = segment(lab, pixels[:: max(1, len(pixels) // 4000)], factor)
+        found = segment(lab, pixels[:: max(1, len(pixels) // 4000)], factor, texture=grain)
         return _rectangle_likeness(found.mask), found
 
     best = segmented(keep) or segmented(np.ones(len(centres), bool))
@@ -248,7 +258,7 @@ def _read_placement(scene: Scene, picture: Picture, bank: cells.Bank,
     grid = _grid_transform(scene, picture, agreeing, agreeing[0])
     frame = np.float64([[0, 0], [picture.size[0], 0], list(picture.size), [0, picture.size[1]]])
     by_features = cv2.perspectiveTransform(frame[None], grid)[0]
-    found = find_pieces_outside(scene.work, by_features)
+    found = find_pieces_outside(scene.work, by_features, lying.grain)
     placed = _placed_cells(scene, picture, agreeing)
     snapped = _straight_border(found, by_features)
     readings = [_read_cells(scene.work, found, corners, bank, placed, lying, distinct)
@@ -288,20 +298,41 @@ def _read_by_border(scene: Scene, picture: Picture, bank: cells.Bank,
                     lying: _Lying, distinct: np.ndarray) -> list[_Reading]:
     """The cells read on the rectangle's straight outer border under each plausible turn (found
     in a first segmentation, then again with the table sampled around it)."""
-    on_ring = find_pieces_on_ring(scene.work, picture)
+    on_ring = find_pieces_on_ring(scene.work, picture, lying.grain)
     outline = read_rectangle(on_ring) if on_ring.area else None
     if outline is None:
         return []
-    found = find_pieces_outside(scene.work, outline)
+    found = find_pieces_outside(scene.work, outline, lying.grain)
     second = read_rectangle(found) if found.area else None
     # sampled outside the first outline, a patterned table (tartan) can lose the outline as
     # often as the ring's sample can: where the two differ, both are read
     read = [(found, outline)] if second is None or _same_outline(outline, second) \
         else [(found, second), (on_ring, outline)]
     return [_read_cells(scene.work, pieces, corners, bank, set(), lying, distinct)
-            for pieces, sides in read for corners in (np.roll(sides, -turn, axis=0)
-                                                      for turn in range(4))
-            if _plausible_turn(corners, bank)]
+            for pieces, sides in read for corners in _border_grids(sides, bank)]
+
+
+def _border_grids(outline: np.ndarray, bank: cells.Bank) -> list[np.ndarray]:
+    """The grids the straight border may carry: the outline under each turn the picture's
+    proportions allow or, when they allow none, the outline grown by one row or column on
+    either side where it is nearer a row or column short of them. A border row of missing
+    pieces, or of pieces the colour of the table, leaves the outline a cell short. (Grown
+    outlines that also pass for the picture, a tilt distorting their proportions, read no
+    better and took a quarter of a count's time.)"""
+    turns = [np.roll(outline, -turn, axis=0) for turn in range(4)]
+    plausible = [corners for corners in turns if _plausible_turn(corners, bank)]
+    if plausible:
+        return plausible
+    grown = []
+    for corners in turns:
+        # how many cells short the outline's height (> 0) or width (< 0) is, by its proportions
+        short = np.log(_aspect(corners, bank)) / np.log(GRID / (GRID - 1))
+        step = 1 / (GRID - 1)  # a cell, in shares of the short side
+        for low, high in ((-step, 1), (0, 1 + step)) if abs(short) > 0.5 else ():
+            unit = [(0, low), (1, low), (1, high), (0, high)] if short > 0 \
+                else [(low, 0), (high, 0), (high, 1), (low, 1)]
+            grown.append(projective(corners, unit))
+    return [corners for corners in grown if _plausible_turn(corners, bank)]
 
 
 def _same_outline(first: np.ndarray, second: np.ndarray) -> bool:
@@ -361,11 +392,15 @@ def _grid_transform(scene: Scene, picture: Picture, agreeing: list[Hypothesis],
     return homography
 
 
-def _plausible_turn(corners: np.ndarray, bank: cells.Bank) -> bool:
+def _aspect(corners: np.ndarray, bank: cells.Bank) -> float:
+    """The quadrilateral's width over its height (mean of opposite sides), over the picture's."""
     width = (np.linalg.norm(corners[1] - corners[0]) + np.linalg.norm(corners[2] - corners[3]))
     height = (np.linalg.norm(corners[3] - corners[0]) + np.linalg.norm(corners[2] - corners[1]))
-    aspect = width / height / (bank.size[0] / bank.size[1])
-    return 1 / ASPECT_SLACK < aspect < ASPECT_SLACK
+    return float(width / height / (bank.size[0] / bank.size[1]))
+
+
+def _plausible_turn(corners: np.ndarray, bank: cells.Bank) -> bool:
+    return 1 / ASPECT_SLACK < _aspect(corners, bank) < ASPECT_SLACK
 
 
 # ---------------------------------------------------------------- the cells
@@ -425,9 +460,10 @@ def _piece_centres(placed: list[Hypothesis], picture: Picture) -> np.ndarray:
 class _Lying:
     """Where the pieces lie, whatever grid is laid on them: the centres the features place
     pieces at (work pixels, n × 2), and the pieces segmented with the table's colours from the
-    photo's border ring."""
+    photo's border ring; and the photo's fine grain (fine_texture), to segment it again."""
     centres: np.ndarray
     found: Pieces
+    grain: np.ndarray | None = None
 
 
 TAB_REACH = 0.35  # (cells) how far a piece of the rectangle reaches beyond its outline: a tab

@@ -11,11 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.vision import render_jigsaw as render
+from tests.vision.test_jigsaw_pieces import CLOTH, woven_table
 from vision import cells, count
 from vision.jigsaw import count_pieces
 from vision.photo import decode_photo
 from vision.pictures import Picture, make_picture
-from vision.pieces import Pieces, orientation, read_rectangle
+from vision.pieces import Pieces, fine_texture, orientation, read_rectangle
 
 FRAME = (640, 480)
 
@@ -68,6 +69,25 @@ def test_t6_a_flat_rectangle_running_off_the_photo_is_told_from_the_table(table,
     assert 0.05 < _ring_share(truth) < 0.5  # it does run off the photo; the table shows too
     assert _overlap(count.find_pieces_on_ring(photo, picture), truth) > 0.9
     assert _overlap(count.find_pieces_outside(photo, corners), truth) > 0.9
+
+
+WOVEN_RECTANGLE = (250, 180, 320, 240)  # x, y, w, h: the rectangle laid on a checked cloth
+
+
+def test_t6_a_rectangle_of_a_woven_tables_own_colours_is_found_by_its_smooth_print():
+    # a tartan has the pieces' colours: sampled around the rectangle, colours alone lose the
+    # pieces (and the outline the grid is laid on); the cloth's weave is rougher than print
+    photo = woven_table([WOVEN_RECTANGLE])
+    x, y, width, height = WOVEN_RECTANGLE
+    corners = np.float64([[x, y], [x + width, y], [x + width, y + height], [x, y + height]])
+    truth = np.zeros(photo.shape[:2], np.uint8)
+    truth[y:y + height, x:x + width] = 1
+    grain = fine_texture(photo)
+    assert _overlap(count.find_pieces_outside(photo, corners), truth) < 0.5
+    assert _overlap(count.find_pieces_outside(photo, corners, grain), truth) > 0.9
+    picture = Picture("purple", np.full((300, 400, 3), CLOTH[1], np.uint8),
+                      np.zeros((0, 2), np.float32), np.zeros((0, 128), np.float32))
+    assert _overlap(count.find_pieces_on_ring(photo, picture, grain), truth) > 0.9
 
 
 def _lit_bodies(image: np.ndarray, cast, slope: float, swapped: int | None = None):
@@ -293,6 +313,32 @@ def test_t6_a_grid_a_column_off_the_rectangle_leaves_pieces_outside_and_is_not_r
     assert not count._laid_on_pieces(shifted, BANK_4_3, _lying(centres))
     assert count._laid_on_pieces(shifted, BANK_4_3, _lying(centres[[k for k in range(16)
                                                                        if k % 4 != 3]]))
+
+
+@settings(max_examples=40, deadline=None)
+@given(angle=st.floats(-180, 180), tilt=st.tuples(st.floats(-4e-5, 4e-5), st.floats(-4e-5, 4e-5)),
+       short=st.sampled_from(["top", "bottom", "left", "right"]))
+def test_t6_an_outline_a_border_row_short_is_grown_to_the_whole_rectangle(angle, tilt, short):
+    # a border row of missing pieces (or of pieces the table's colour) leaves the straight
+    # border a cell short: its proportions fit no turn of the picture, and it was not read
+    camera = _camera(angle, tilt)
+    low, high = {"top": ((0, 75), (400, 300)), "bottom": ((0, 0), (400, 225)),
+                 "left": ((100, 0), (400, 300)), "right": ((0, 0), (300, 300))}[short]
+    outline = _seen(camera, [low, (high[0], low[1]), high, (low[0], high[1])])
+    whole = _seen(camera, PICTURE_CORNERS)
+    assert not any(count._plausible_turn(np.roll(outline, -turn, axis=0), BANK_4_3)
+                   for turn in range(4))
+    grids = count._border_grids(outline, BANK_4_3)
+    assert any(np.linalg.norm(grid - whole, axis=1).max() < 1.0 for grid in grids)
+
+
+def test_an_outline_of_the_whole_rectangle_is_not_grown():
+    whole = _seen(_camera(0, (0, 0)), PICTURE_CORNERS)
+    grids = count._border_grids(whole, BANK_4_3)
+    # the rectangle and its half turn (a quarter turn, even grown, is not the picture's shape)
+    assert len(grids) == 2
+    assert all(np.allclose(grid, np.roll(whole, -turn, axis=0))
+               for grid, turn in zip(grids, (0, 2), strict=True))
 
 
 def _mask_of(camera: np.ndarray, columns: range, factor: float) -> Pieces:
