@@ -22,7 +22,9 @@ How it works, and why:
   clearly out of line (not-full-side) and to the picture's clear turn or non-neighbour. Bodies
   further out of line than a turned piece explains are not-full-side whatever the picture
   says; a body whose colours the picture lacks, beside one whose colours it has, is from
-  another picture.
+  another picture; bodies in line whose gap is uneven along the seam (tab against tab: true
+  neighbours pulled apart leave an even gap) are no gap, and the picture's best explanation
+  names what is wrong.
 - Without a picture, the outlines' interlock and the continuity of colour across the seam are
   judged, and the verdict says it is weaker.
 - Counting (T6) is vision.count (count_pieces here hands over to it): the rectangle placed
@@ -52,7 +54,15 @@ from vision.matching import (
     to_work,
 )
 from vision.pictures import Picture, check_image
-from vision.pieces import Pair, Pieces, find_pieces, read_pair, seam_cut, seam_gap
+from vision.pieces import (
+    Pair,
+    Pieces,
+    find_pieces,
+    read_pair,
+    seam_cut,
+    seam_gap,
+    seam_unevenness,
+)
 
 GRID = 4
 # The long side a photo is decoded no smaller than (vision.photo.decode_photo; None: whole). A fit
@@ -361,6 +371,13 @@ def _joined(work: np.ndarray, found: Pieces, pair: Pair | None) -> bool | None:
     return True if cut >= max(CUT_SEEN, CUT_CONTRAST * around) else None
 
 
+# Bodies in line (level up to LEVEL_OUT) whose gap varies along the seam by more than this share
+# of a body's length (vision.pieces.seam_unevenness) meet tab against tab or shoulder: not true
+# neighbours pulled apart (their gap is even; tuning photos' gaps up to 0.22, colliding pairs'
+# mostly 0.25 and more), so the picture names what is wrong rather than "not-full-side".
+UNEVEN = 0.23
+
+
 def _apart(work: np.ndarray, found: Pieces, pair: Pair) -> float:
     """How clearly the outlines are apart (0..1), by the strongest sign: the seam band's share of
     table, the bodies' sides out of line, or the table's width across the seam."""
@@ -377,7 +394,9 @@ def _why_not_joined(work: np.ndarray, found: Pieces, pair: Pair, placed: _PairPl
     features there see a piece's displaced part; and where both bodies look like cells of the
     picture, the picture's clear turn or non-neighbour names the reason. Nor does the picture
     name the reason for bodies further out of line than a turned piece explains: the pair is
-    placed on the picture as two bodies in line, which such bodies are not."""
+    placed on the picture as two bodies in line, which such bodies are not. Bodies in line
+    whose gap is uneven (UNEVEN) are no true neighbours pulled apart: the picture's best
+    explanation that is no fit names the reason, however narrowly it wins."""
     apart = round(_apart(work, found, pair), 3)
     contradiction = placed.contradiction()
     if by_features.fit is False and by_features.reason == "wrong-picture":
@@ -391,6 +410,9 @@ def _why_not_joined(work: np.ndarray, found: Pieces, pair: Pair, placed: _PairPl
         contradiction = None
     elif _foreign_colours(work, pair, placed, picture):
         contradiction = "wrong-picture"
+    elif contradiction is None and pair.level <= LEVEL_OUT \
+            and seam_unevenness(work, found, pair) > UNEVEN:
+        contradiction = placed.likeliest_wrong()
     return FitVerdict(False, contradiction or "not-full-side", apart, False, by_features.pieces)
 
 
@@ -516,6 +538,12 @@ def _turns(pair: Pair, cell_size: tuple[float, float]) -> list[_Turn]:
     return turns
 
 
+def _wrong_by(placing: tuple[int, int, int, int]) -> Reason:
+    """What a placing that is no fit says is wrong: a turn (the bodies under different turns)
+    or two cells that are not neighbours."""
+    return "wrong-orientation" if placing[0] != placing[2] else "not-neighbours"
+
+
 @dataclass(frozen=True, eq=False)
 class _PairPlacement:
     """Every way to lay the two bodies on the picture's cells: `total[ka, a, kb, b]` is the
@@ -544,7 +572,13 @@ class _PairPlacement:
         alternative = self.rival()
         if self.total[alternative] > self.total[fit] - CONTRADICTS:
             return None
-        return "wrong-orientation" if alternative[0] != alternative[2] else "not-neighbours"
+        return _wrong_by(alternative)
+
+    def likeliest_wrong(self) -> Reason:
+        """What is most likely wrong with a pair known to be no fit however it lies: another
+        picture when a body looks like no cell closely, else what the best placing that is no
+        fit says (turned, or not neighbours), however narrowly it wins."""
+        return "wrong-picture" if not self.both_of_picture() else _wrong_by(self.rival())
 
     def both_of_picture(self) -> bool:
         """Does each body look like some cell of the picture under some turn?"""

@@ -326,19 +326,41 @@ def _seam_band(image: np.ndarray, pair: Pair, depth: float, scale: float = 1.0) 
                      borderMode=cv2.BORDER_REPLICATE)
 
 
-def seam_gap(image: np.ndarray, pieces: Pieces, pair: Pair) -> float:
-    """How wide the table shows between the two bodies across their common side, as a share of
-    a body's length: the median over the positions along the side of the table-coloured pixels
-    on the line across the seam band. Read on `image` (the photo at the pair's size), finer than
-    the mask, whose smoothing closes a gap of a pixel or two there; a joined pair shows only
-    its thin cut line. Where the grain was read, what is smooth as print is no table."""
-    if pieces.table is None or not len(pieces.table):
-        return 0.0
+def _seam_widths(image: np.ndarray, pieces: Pieces, pair: Pair) -> np.ndarray:
+    """How wide the table shows across the seam band at each position along the common side,
+    as shares of a body's length (up to 2 SEAM_DEPTH). Read on `image` (the photo at the
+    pair's size), finer than the mask; where the grain was read, what is smooth as print is no
+    table."""
     band = _seam_band(image, pair, SEAM_DEPTH)
     table = _table_distance(lab_of(band), pieces.table) < pieces.margin
     if pieces.smooth is not None:
         table &= _seam_band(pieces.smooth, pair, SEAM_DEPTH, 1 / pieces.factor) == 0
-    return float(np.median(table.sum(1))) * (2 * SEAM_DEPTH / band.shape[1])
+    return table.sum(1) * (2 * SEAM_DEPTH / band.shape[1])
+
+
+def seam_gap(image: np.ndarray, pieces: Pieces, pair: Pair) -> float:
+    """How wide the table shows between the two bodies across their common side, as a share of
+    a body's length: the median over the positions along the side (_seam_widths). The mask's
+    smoothing closes a gap of a pixel or two; a joined pair shows only its thin cut line."""
+    if pieces.table is None or not len(pieces.table):
+        return 0.0
+    return float(np.median(_seam_widths(image, pieces, pair)))
+
+
+SPREAD_LOW, SPREAD_HIGH = 10, 90  # percentiles of the seam's widths compared by seam_unevenness
+
+
+def seam_unevenness(image: np.ndarray, pieces: Pieces, pair: Pair) -> float:
+    """How unevenly wide the table shows across the seam along the common side (the spread
+    between the SPREAD_LOW and SPREAD_HIGH percentiles of _seam_widths, in body lengths). Two
+    true neighbours pulled apart leave an even gap: each tab faces its own blank, so the outlines
+    run parallel. Pieces that do not interlock (turned, not neighbours, of another picture) but
+    lie in line meet tab against tab or shoulder: the gap is narrow at a tab, wide beside it."""
+    if pieces.table is None or not len(pieces.table):
+        return 0.0
+    widths = _seam_widths(image, pieces, pair)
+    low, high = np.percentile(widths, (SPREAD_LOW, SPREAD_HIGH))
+    return float(high - low)
 
 
 CUT_DEPTH = 0.3  # the cut line is looked for this deep on both sides (body lengths): tabs reach

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from tests.vision import render_jigsaw as render
 from vision import cells
-from vision.jigsaw import CUT_SEEN, GAP_CLOSED, GAP_OPEN, NARROWEST, _joined
+from vision.jigsaw import CUT_SEEN, GAP_CLOSED, GAP_OPEN, NARROWEST, UNEVEN, _joined
 from vision.pieces import (
     find_pieces,
     orientation,
@@ -19,6 +19,7 @@ from vision.pieces import (
     read_rectangle,
     seam_cut,
     seam_gap,
+    seam_unevenness,
 )
 
 TABLE = (60, 120, 40)  # BGR, a green cloth
@@ -237,6 +238,19 @@ def test_joined_bodies_with_blanks_facing_each_other_across_them_are_not_necked(
 def test_the_seam_gap_reads_the_width_of_the_table_between_the_bodies(gap, angle):
     _, read, _, along = gap_between_bodies(gap, angle)
     assert read * along == pytest.approx(gap, abs=3)
+
+
+@pytest.mark.parametrize(("tabs", "uneven"), [
+    ([], False),
+    ([(400, 290, 25, 40), (425, 290, 25, 40)], True),
+], ids=["pulled-apart", "tab-against-tab"])
+def test_t4_a_gap_is_even_and_tabs_that_collide_leave_an_uneven_one(tabs, uneven):
+    # two bodies 50 pixels apart: an even gap, as true neighbours pulled apart leave it, or a
+    # tab from each meeting in the middle of the gap, as pieces that do not interlock meet
+    image = table_with([(250, 250, 150, 120), (450, 250, 150, 120), *tabs], 30)
+    found = find_pieces(image)
+    spread = seam_unevenness(image, found, read_pair(found))
+    assert spread > UNEVEN if uneven else spread < UNEVEN / 2
 
 
 def test_a_rectangle_is_read_from_its_straight_border():
