@@ -80,6 +80,7 @@ from vision.pieces import (
     find_pieces,
     fine_texture,
     lab_of,
+    nearest_table,
     read_rectangle,
     segment,
 )
@@ -553,7 +554,7 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
     # the same, and counting them right would undercharge the player
     anchored = verdicts.count("right") >= ANCHORS
     states = [verdict if verdict != "unsure"
-              else _by_seams(found, corners, index, verdicts) if anchored else "wrong"
+              else _by_seams(found, corners, index, verdicts, bank) if anchored else "wrong"
               for index, verdict in enumerate(verdicts)]
     return _Reading(corners, states, fitness, verdicts.count("right"))
 
@@ -769,8 +770,8 @@ def _clear_of_foreign_tabs(index: int, verdicts: list[str]) -> np.ndarray:
     return keep
 
 
-def _by_seams(found: Pieces, corners: np.ndarray, index: int,
-              verdicts: list[str]) -> CellState:
+def _by_seams(found: Pieces, corners: np.ndarray, index: int, verdicts: list[str],
+              bank: cells.Bank) -> CellState:
     """A cell its content cannot place is right when its cut interlocks: its seam with every
     neighbour that is clearly right is closed, and it is closed with at least one neighbour that
     is right or unsure too. A turned or moved piece leaves table showing where its tabs and
@@ -781,7 +782,7 @@ def _by_seams(found: Pieces, corners: np.ndarray, index: int,
         if not (0 <= r < GRID and 0 <= c < GRID) or verdicts[r * GRID + c] not in (
                 "right", "unsure"):
             continue
-        closed = _seam_closed(found, corners, (row, col), (r, c))
+        closed = _seam_closed(found, corners, (row, col), (r, c), bank)
         if not closed and verdicts[r * GRID + c] == "right":
             return "wrong"
         joined |= closed
@@ -790,27 +791,73 @@ def _by_seams(found: Pieces, corners: np.ndarray, index: int,
 
 CUT_WIDTH = 0.06  # (cells) table showing no wider than this along a seam is the cut line or
 # the slight gap of pieces pushed together, not a tab or blank that fails to interlock
+SEAM_REACH = 0.15  # (cells) the seam's band reaches this far into each cell
+SEAM_SPAN = 0.4  # (cells) and this far along the side either way from its middle
+LEAST_TELLING = 0.3  # share of the band that must lie where the picture is unlike the table
 
 
 def _seam_closed(found: Pieces, corners: np.ndarray, cell: tuple[int, int],
-                 neighbour: tuple[int, int]) -> bool:
+                 neighbour: tuple[int, int], bank: cells.Bank) -> bool:
     """Is the band along the side two cells share all piece (at most HOLE of it table), once
     the cut line is closed? A blurred or light cut line, or a hair's gap, shows the table's
     colours along the whole seam of two right pieces; a piece that does not interlock leaves
-    holes the size of a tab."""
+    holes the size of a tab. The hole is measured only along the stretches where the picture
+    (`bank`) is unlike the table on both sides of the seam: where it has the table's colours
+    (a dark mat, a tartan), right pieces show them too. With too few such stretches to tell
+    by, the whole band is measured."""
     (row, col), (d_row, d_col) = cell, (neighbour[0] - cell[0], neighbour[1] - cell[1])
     middle = np.array([col + 0.5 + d_col / 2, row + 0.5 + d_row / 2])
     along, across = np.array([abs(d_row), abs(d_col)]), np.array([abs(d_col), abs(d_row)])
-    quad = [middle + a * 0.4 * along + b * 0.15 * across
-            for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
-    points = np.float32(projective(corners, np.array(quad) / GRID)) / found.factor
+
+    def mask_quad(start: float, end: float) -> np.ndarray:
+        """The band's stretch from `start` to `end` along the side (cells from its middle), in
+        mask pixels."""
+        quad = [middle + a * along + b * SEAM_REACH * across
+                for a, b in ((start, -1), (end, -1), (end, 1), (start, 1))]
+        return np.float32(projective(corners, np.array(quad) / GRID)) / found.factor
+
+    points = mask_quad(-SEAM_SPAN, SEAM_SPAN)
     band = np.zeros(found.bare.shape, np.uint8)
     cv2.fillConvexPoly(band, np.int32(points), 1)
     if not band.any():
         return True
-    side = float(np.linalg.norm(points[1] - points[0])) / 0.8  # a cell's side, mask pixels
+    telling = np.zeros_like(band)
+    stretches = _telling(found, bank, cell, neighbour)
+    steps = np.linspace(-SEAM_SPAN, SEAM_SPAN, len(stretches) + 1)
+    for start, end in zip(steps[:-1][stretches], steps[1:][stretches], strict=True):
+        cv2.fillConvexPoly(telling, np.int32(np.round(mask_quad(start, end))), 1)
+    telling &= band
+    if telling.sum() < LEAST_TELLING * band.sum():
+        telling = band
+    side = float(np.linalg.norm(points[1] - points[0])) / (2 * SEAM_SPAN)  # mask pixels
     cut = 2 * int(CUT_WIDTH * side / 2) + 1
     x, y, width, height = cv2.boundingRect(band)
     reach = np.s_[max(0, y - cut):y + height + cut, max(0, x - cut):x + width + cut]
     closed = cv2.morphologyEx(found.bare[reach], cv2.MORPH_CLOSE, np.ones((cut, cut), np.uint8))
-    return 1 - closed[band[reach] > 0].mean() <= HOLE
+    return bool(1 - closed[telling[reach] > 0].mean() <= HOLE)
+
+
+def _telling(found: Pieces, bank: cells.Bank, cell: tuple[int, int],
+             neighbour: tuple[int, int]) -> np.ndarray:
+    """(along the seam, SEAM_SPAN either side of its middle) True where the picture's samples
+    within SEAM_REACH of the side, in both cells, are all colours the segmentation calls piece
+    (further than its margin from the table's): elsewhere right pieces show table colours."""
+    lines = int(np.ceil((SEAM_REACH - cells.MARGIN) * cells.SAMPLES / (1 - 2 * cells.MARGIN)))
+    positions = ((np.arange(cells.SAMPLES) + 0.5) / cells.SAMPLES * (1 - 2 * cells.MARGIN)
+                 + cells.MARGIN - 0.5)
+    inside = np.abs(positions) <= SEAM_SPAN
+    if found.table is None or not len(found.table):
+        return inside[inside]
+    d_row, d_col = neighbour[0] - cell[0], neighbour[1] - cell[1]
+    strips = []
+    for (row, col), towards in ((cell, (d_row, d_col)), (neighbour, (-d_row, -d_col))):
+        samples = bank.cells[row * GRID + col]
+        if towards[0]:  # a side across the cell: its rows nearest it, column by column
+            strips.append(samples[-lines:] if towards[0] > 0 else samples[:lines])
+        else:
+            strips.append((samples[:, -lines:] if towards[1] > 0 else samples[:, :lines])
+                          .transpose(1, 0, 2))
+    picture = np.concatenate(strips)  # (lines on both sides, along, 3) BGR
+    lab = lab_of(np.clip(np.round(picture), 0, 255).astype(np.uint8))
+    unlike = (nearest_table(lab, found.table) > found.margin).all(0)
+    return unlike[inside]

@@ -69,7 +69,7 @@ def border_ring(image: np.ndarray) -> np.ndarray:
                            image[:, -ring:].reshape(-1, *channels)])
 
 
-def _nearest(pixels: np.ndarray, centres: np.ndarray) -> np.ndarray:
+def nearest_table(pixels: np.ndarray, centres: np.ndarray) -> np.ndarray:
     """Distance from each pixel to the nearest table colour or blend of two of them (the table's
     edges, a blurred texture and shading between its colours are blends), with some slack in
     lightness (uneven light)."""
@@ -93,9 +93,10 @@ def _once_per_colour(codes: np.ndarray, function) -> np.ndarray:
 
 
 def _table_distance(lab: np.ndarray, centres: np.ndarray) -> np.ndarray:
-    """_nearest for every pixel, computed once per distinct colour (quantised finely)."""
-    return _once_per_colour(np.round(lab / QUANTUM).astype(np.int32), lambda colours: _nearest(
-        colours.astype(np.float32) * QUANTUM, centres))
+    """nearest_table for every pixel, computed once per distinct colour (quantised finely)."""
+    return _once_per_colour(np.round(lab / QUANTUM).astype(np.int32),
+                            lambda colours: nearest_table(colours.astype(np.float32) * QUANTUM,
+                                                          centres))
 
 
 def fill_holes(mask: np.ndarray) -> np.ndarray:
@@ -188,7 +189,8 @@ def segment(lab: np.ndarray, sample: np.ndarray, factor: float,
     table = share >= RARE_COLOUR
     distance = _table_distance(lab, centres[table])
     on_table = table[labels.ravel()]
-    margin = max(10.0, 1.5 * float(np.percentile(_nearest(sample[on_table], centres[table]), 99)))
+    margin = max(10.0, 1.5 * float(np.percentile(nearest_table(sample[on_table], centres[table]),
+                                                 99)))
     mask = (distance > margin).astype(np.uint8)
     mask[_light(lab, mask, centres[table], sample)] = 0
     smooth = None

@@ -4,6 +4,8 @@ whole counts on rendered table photos."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -16,7 +18,7 @@ from vision import cells, count
 from vision.jigsaw import count_pieces
 from vision.photo import decode_photo
 from vision.pictures import Picture, make_picture
-from vision.pieces import Pieces, fine_texture, orientation, read_rectangle
+from vision.pieces import Pieces, fine_texture, lab_of, orientation, read_rectangle
 
 FRAME = (640, 480)
 
@@ -155,13 +157,31 @@ def _grid_pieces(holes: list[tuple[int, int]]) -> tuple[Pieces, np.ndarray]:
 
 
 GRID_SIDE = 440
+PIECE_RED, TABLE_GREY = (40, 40, 200), (128, 128, 128)  # BGR
+
+
+def _picture_bank(grey: tuple[slice, slice] | None = None) -> cells.Bank:
+    """The bank of a 400-pixel red picture, table grey in `grey` (rows, columns) if given."""
+    image = np.full((400, 400, 3), PIECE_RED, np.uint8)
+    if grey is not None:
+        image[grey] = TABLE_GREY
+    return cells.bank(image)
+
+
+FLAT_BANK = _picture_bank()
+
+
+def _on_grey_table(found: Pieces) -> Pieces:
+    """`found` with a grey table's colour, as segmenting a photo of it gives."""
+    table = lab_of(np.full((8, 8, 3), TABLE_GREY, np.uint8))[4, 4][None]
+    return replace(found, table=table, margin=10.0)
 
 
 def test_t6_a_flat_piece_interlocking_with_a_right_neighbour_is_right():
     found, corners = _grid_pieces([])
     verdicts = ["unsure"] * 16
     verdicts[0] = "right"
-    assert count._by_seams(found, corners, 1, verdicts) == "right"
+    assert count._by_seams(found, corners, 1, verdicts, FLAT_BANK) == "right"
 
 
 def test_t6_a_flat_piece_whose_seam_with_a_right_neighbour_is_open_is_wrong():
@@ -169,7 +189,7 @@ def test_t6_a_flat_piece_whose_seam_with_a_right_neighbour_is_open_is_wrong():
     found, corners = _grid_pieces([(0, 1)])
     verdicts = ["unsure"] * 16
     verdicts[0] = "right"
-    assert count._by_seams(found, corners, 1, verdicts) == "wrong"
+    assert count._by_seams(found, corners, 1, verdicts, FLAT_BANK) == "wrong"
 
 
 def test_a_cut_line_showing_the_table_along_a_seam_leaves_it_closed():
@@ -179,14 +199,41 @@ def test_a_cut_line_showing_the_table_along_a_seam_leaves_it_closed():
     found.bare[20:420, 219:222] = 0  # 3 pixels wide, the whole side between columns 1 and 2
     verdicts = ["unsure"] * 16
     verdicts[1] = "right"
-    assert count._by_seams(found, corners, 2, verdicts) == "right"
+    assert count._by_seams(found, corners, 2, verdicts, FLAT_BANK) == "right"
 
 
 def test_t6_a_seam_open_only_towards_a_wrong_neighbour_says_nothing_against_the_piece():
     found, corners = _grid_pieces([(1, 2)])
     verdicts = ["unsure"] * 16
     verdicts[0], verdicts[2] = "right", "wrong"
-    assert count._by_seams(found, corners, 1, verdicts) == "right"
+    assert count._by_seams(found, corners, 1, verdicts, FLAT_BANK) == "right"
+
+
+def test_t6_a_hole_where_the_picture_is_piece_coloured_opens_the_seam():
+    found, corners = _grid_pieces([(0, 1)])
+    verdicts = ["unsure"] * 16
+    verdicts[0] = "right"
+    assert count._by_seams(_on_grey_table(found), corners, 1, verdicts, FLAT_BANK) == "wrong"
+
+
+def test_table_coloured_picture_at_a_seam_is_no_hole():
+    # the picture is the table's grey where the seam between cells 0 and 1 shows table: right
+    # pieces show that grey there, which the mask calls table
+    found, corners = _grid_pieces([(0, 1)])
+    verdicts = ["unsure"] * 16
+    verdicts[0] = "right"
+    bank = _picture_bank((slice(25, 75), slice(80, 120)))
+    assert count._by_seams(_on_grey_table(found), corners, 1, verdicts, bank) == "right"
+
+
+def test_t6_a_seam_all_table_coloured_in_the_picture_is_still_read_whole():
+    # too little of it is unlike the table to tell by: its whole band is measured, so a tab's
+    # hole still opens it
+    found, corners = _grid_pieces([(0, 1)])
+    verdicts = ["unsure"] * 16
+    verdicts[0] = "right"
+    bank = _picture_bank((slice(0, 100), slice(75, 125)))
+    assert count._by_seams(_on_grey_table(found), corners, 1, verdicts, bank) == "wrong"
 
 
 def test_t6_a_flat_piece_with_no_neighbour_to_interlock_with_is_not_counted_right():
@@ -194,7 +241,7 @@ def test_t6_a_flat_piece_with_no_neighbour_to_interlock_with_is_not_counted_righ
     found, corners = _grid_pieces([])
     verdicts = ["wrong"] * 16
     verdicts[5] = "unsure"
-    assert count._by_seams(found, corners, 5, verdicts) == "wrong"
+    assert count._by_seams(found, corners, 5, verdicts, FLAT_BANK) == "wrong"
 
 
 # ---------------------------------------------------------------- rendered table photos
