@@ -9,7 +9,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from tests.vision import render_jigsaw as render
@@ -367,14 +367,16 @@ def test_t6_a_grid_a_column_off_the_rectangle_leaves_pieces_outside_and_is_not_r
        short=st.sampled_from(["top", "bottom", "left", "right"]))
 def test_t6_an_outline_a_border_row_short_is_grown_to_the_whole_rectangle(angle, tilt, short):
     # a border row of missing pieces (or of pieces the table's colour) leaves the straight
-    # border a cell short: its proportions fit no turn of the picture, and it was not read
+    # border a cell short: its proportions fit no turn of the picture, and it was not read.
+    # (A tilt can bring a row-short outline within ASPECT_SLACK of the picture's proportions:
+    # that outline passes as it is, and is not grown.)
     camera = _camera(angle, tilt)
     low, high = {"top": ((0, 75), (400, 300)), "bottom": ((0, 0), (400, 225)),
                  "left": ((100, 0), (400, 300)), "right": ((0, 0), (300, 300))}[short]
     outline = _seen(camera, [low, (high[0], low[1]), high, (low[0], high[1])])
     whole = _seen(camera, PICTURE_CORNERS)
-    assert not any(count._plausible_turn(np.roll(outline, -turn, axis=0), BANK_4_3)
-                   for turn in range(4))
+    assume(not any(count._plausible_turn(np.roll(outline, -turn, axis=0), BANK_4_3)
+                   for turn in range(4)))
     grids = count._border_grids(outline, BANK_4_3)
     assert any(np.linalg.norm(grid - whole, axis=1).max() < 1.0 for grid in grids)
 
