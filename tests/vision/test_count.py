@@ -216,24 +216,20 @@ def test_t6_a_hole_where_the_picture_is_piece_coloured_opens_the_seam():
     assert count._by_seams(_on_grey_table(found), corners, 1, verdicts, FLAT_BANK) == "wrong"
 
 
-def test_table_coloured_picture_at_a_seam_is_no_hole():
+@pytest.mark.parametrize("grey, expected", [
     # the picture is the table's grey where the seam between cells 0 and 1 shows table: right
     # pieces show that grey there, which the mask calls table
+    ((slice(25, 75), slice(80, 120)), "right"),
+    # too little of the seam is unlike the table to tell by: its whole band is measured, so a
+    # tab's hole still opens it
+    ((slice(0, 100), slice(75, 125)), "wrong"),
+], ids=["part-of-the-seam-no-hole", "whole-seam-read-whole"])
+def test_t6_table_coloured_picture_at_a_seam(grey, expected):
     found, corners = _grid_pieces([(0, 1)])
     verdicts = ["unsure"] * 16
     verdicts[0] = "right"
-    bank = _picture_bank((slice(25, 75), slice(80, 120)))
-    assert count._by_seams(_on_grey_table(found), corners, 1, verdicts, bank) == "right"
-
-
-def test_t6_a_seam_all_table_coloured_in_the_picture_is_still_read_whole():
-    # too little of it is unlike the table to tell by: its whole band is measured, so a tab's
-    # hole still opens it
-    found, corners = _grid_pieces([(0, 1)])
-    verdicts = ["unsure"] * 16
-    verdicts[0] = "right"
-    bank = _picture_bank((slice(0, 100), slice(75, 125)))
-    assert count._by_seams(_on_grey_table(found), corners, 1, verdicts, bank) == "wrong"
+    assert count._by_seams(_on_grey_table(found), corners, 1, verdicts,
+                           _picture_bank(grey)) == expected
 
 
 def test_t6_a_flat_piece_with_no_neighbour_to_interlock_with_is_not_counted_right():
