@@ -102,7 +102,7 @@ def count_pieces(photo: np.ndarray, picture: Picture) -> PieceCount:
     # a column off takes the pieces left outside it for table); a woven table (tartan) has the
     # pieces' colours, and its grain tells it from their print
     grain = fine_texture(scene.work)
-    lying = _Lying(_piece_centres(placed, picture), find_pieces(scene.work, grain=True), grain)
+    lying = _Lying(_piece_centres(placed, picture), find_pieces(scene.work, grain=grain), grain)
     distinct = _distinct(bank, cells.turned(bank))  # the picture's alone: once per count
     readings: list[_Reading] = []
     for group in _placements(placed, picture):

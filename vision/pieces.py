@@ -121,16 +121,17 @@ def orientation(mask: np.ndarray) -> float:
     return float(np.angle(total) / 4) % (np.pi / 2)
 
 
-def find_pieces(work: np.ndarray, smallest: float = 0.002, grain: bool = False) -> Pieces:
+def find_pieces(work: np.ndarray, smallest: float = 0.002,
+                grain: np.ndarray | None = None) -> Pieces:
     """Segment the pieces in a photo (any size; it is reduced to MASK_LONG_SIDE), with the
     table's colours from the photo's border ring. Parts smaller than `smallest` of the frame
-    are dropped as specks. With `grain`, regions much smoother than the table's own grain are
-    piece too, whatever their colour (fine_texture)."""
+    are dropped as specks. With `grain` (the photo's fine_texture, which a caller segmenting
+    again reuses), regions much smoother than the table's own grain are piece too, whatever
+    their colour."""
     small, factor = at_mask_size(work)
     lab = lab_of(small)
     border = border_ring(lab)
-    return segment(lab, border[:: max(1, len(border) // 3000)], factor, smallest,
-                   fine_texture(work) if grain else None)
+    return segment(lab, border[:: max(1, len(border) // 3000)], factor, smallest, grain)
 
 
 GRAIN_SCALE = 1.5  # (photo pixels) detail finer than this is a cloth's weave or the camera's noise

@@ -14,6 +14,7 @@ from vision import cells
 from vision.jigsaw import CUT_SEEN, GAP_CLOSED, GAP_OPEN, NARROWEST, UNEVEN, _joined
 from vision.pieces import (
     find_pieces,
+    fine_texture,
     orientation,
     read_pair,
     read_rectangle,
@@ -118,7 +119,8 @@ def woven_table(pieces: list[tuple[float, float, float, float]]) -> np.ndarray:
 
 def test_a_piece_of_the_cloths_own_colour_is_found_by_its_smooth_print():
     # colours alone cannot tell it from the cloth's purple checks (before: 0 or a few checks)
-    found = find_pieces(woven_table([PIECE]), grain=True)
+    woven = woven_table([PIECE])
+    found = find_pieces(woven, grain=fine_texture(woven))
     assert piece_share(found) == pytest.approx(1, abs=0.1)
     assert find_pieces(woven_table([PIECE])).mask[int(250 / found.factor),
                                                   int(360 / found.factor)] == 0
@@ -127,7 +129,8 @@ def test_a_piece_of_the_cloths_own_colour_is_found_by_its_smooth_print():
 @pytest.mark.parametrize("light", [dict(glare=0.7), dict(shade=0.5)], ids=["glare", "shadow"])
 def test_glare_or_a_shadow_that_smooths_the_weave_is_no_piece(light):
     # light fades a cloth's grain gradually; a printed piece ends at a ridge of grain (its cut)
-    found = find_pieces(lit(woven_table([PIECE]), (600, 420), 60, **light), grain=True)
+    photo = lit(woven_table([PIECE]), (600, 420), 60, **light)
+    found = find_pieces(photo, grain=fine_texture(photo))
     assert found.mask[int(420 / found.factor), int(600 / found.factor)] == 0
     assert piece_share(found) == pytest.approx(1, abs=0.1)
 
