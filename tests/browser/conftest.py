@@ -212,8 +212,9 @@ def tap(control) -> None:
     mouse events. Text fields are still clicked (type_into): focusing one from script lost typed
     keys.
 
-    On a loaded machine the client still loses a tap now and then (about one in a few hundred,
-    after a re-render): it never sends the control's event to the app. So the tap is repeated,
+    The client still loses a tap now and then, loaded machine or not (seen right after typing
+    into a field: "Confirm the round" after a count, a Plaza hand's record after its cards): it
+    never sends the control's event to the app. So the tap is repeated,
     at most three times, until the client has sent a tap's event (`TAP_EVENTS`) for it: a tap
     the app heard is never repeated, and one it never heard cannot have changed anything.
     """
