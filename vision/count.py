@@ -14,7 +14,7 @@ How it works, and why:
   own colours in the ring, and then its pieces read as table. Without a placed rectangle a
   first segmentation from the ring finds the rectangle's outline, and the table is sampled
   again outside it. A woven table (tartan) may have the pieces' colours: what is much smoother
-  than its weave is piece too (vision.pieces fine_texture), or its outline was lost.
+  than its weave is piece too (vision.pieces smooth_regions), or its outline was lost.
 - The grid is snapped to the rectangle's straight outer border when the two agree; with too
   few features the border alone places it, under each of the four turns. The border is four
   straight lines, each fitted to the most outline points in a line (vision.pieces
@@ -78,11 +78,11 @@ from vision.pieces import (
     at_mask_size,
     border_ring,
     find_pieces,
-    fine_texture,
     lab_of,
     nearest_table,
     read_rectangle,
     segment,
+    smooth_regions,
 )
 
 
@@ -101,8 +101,8 @@ def count_pieces(photo: np.ndarray, picture: Picture) -> PieceCount:
     # where the pieces lie whatever grid is laid on them (the table sampled around a grid laid
     # a column off takes the pieces left outside it for table); a woven table (tartan) has the
     # pieces' colours, and its grain tells it from their print
-    grain = fine_texture(scene.work)
-    lying = _Lying(_piece_centres(placed, picture), find_pieces(scene.work, grain=grain), grain)
+    smooth = smooth_regions(scene.work)
+    lying = _Lying(_piece_centres(placed, picture), find_pieces(scene.work, smooth), smooth)
     distinct = _distinct(bank, cells.turned(bank))  # the picture's alone: once per count
     readings: list[_Reading] = []
     for group in _placements(placed, picture):
@@ -143,11 +143,10 @@ LIKENESS_SLACK = 0.03
 GROWS = 1.05
 
 
-def find_pieces_outside(work: np.ndarray, corners: np.ndarray,
-                        grain: np.ndarray | None = None) -> Pieces:
+def find_pieces_outside(work: np.ndarray, corners: np.ndarray, smooth: np.ndarray) -> Pieces:
     """The pieces segmented from table colours sampled outside the rectangle at `corners` (work
-    pixels), widened by WIDEN cells; from the photo's border ring when too little is left. With
-    `grain` (the photo's fine_texture), what is much smoother than the table is piece too."""
+    pixels), widened by WIDEN cells; from the photo's border ring when too little is left. What
+    `smooth` marks (the photo's smooth_regions) is piece too."""
     small, factor = at_mask_size(work)
     lab = lab_of(small)
     centre = corners.mean(0)
@@ -156,16 +155,15 @@ def find_pieces_outside(work: np.ndarray, corners: np.ndarray,
     cv2.fillConvexPoly(inside, np.int32(np.round(widened / factor)), 1)
     outside = lab[inside == 0]
     table = outside if len(outside) >= LEAST_TABLE * inside.size else border_ring(lab)
-    return segment(lab, table[:: max(1, len(table) // 4000)], factor, texture=grain)
+    return segment(lab, table[:: max(1, len(table) // 4000)], factor, smooth)
 
 
-def find_pieces_on_ring(work: np.ndarray, picture: Picture,
-                        grain: np.ndarray | None = None) -> Pieces:
+def find_pieces_on_ring(work: np.ndarray, picture: Picture, smooth: np.ndarray) -> Pieces:
     """The pieces segmented from the table colours of the photo's border ring, without the
     ring's colours that are the picture's and continue from the ring into the middle of the
     photo: the rectangle running off the photo's edge (a flat picture's colour reaches from
-    the edge to the middle; the table there shows only through missing pieces). With `grain`
-    as for find_pieces_outside."""
+    the edge to the middle; the table there shows only through missing pieces). `smooth` as
+    for find_pieces_outside."""
     small, factor = at_mask_size(work)
     lab = lab_of(small)
     ring = np.zeros(small.shape[:2], bool)
@@ -196,7 +194,7 @@ def find_pieces_on_ring(work: np.ndarray, picture: Picture,
         if table.mean() < LEAST_RING:
             return None  # too little of the ring left for a table
         pixels = lab[ring][table]
-        found = segment(lab, pixels[:: max(1, len(pixels) // 4000)], factor, texture=grain)
+        found = segment(lab, pixels[:: max(1, len(pixels) // 4000)], factor, smooth)
         return _rectangle_likeness(found.mask), found
 
     best = segmented(keep) or segmented(np.ones(len(centres), bool))
@@ -259,7 +257,7 @@ def _read_placement(scene: Scene, picture: Picture, bank: cells.Bank,
     grid = _grid_transform(scene, picture, agreeing, agreeing[0])
     frame = np.float64([[0, 0], [picture.size[0], 0], list(picture.size), [0, picture.size[1]]])
     by_features = cv2.perspectiveTransform(frame[None], grid)[0]
-    found = find_pieces_outside(scene.work, by_features, lying.grain)
+    found = find_pieces_outside(scene.work, by_features, lying.smooth)
     placed = _placed_cells(scene, picture, agreeing)
     snapped = _straight_border(found, by_features)
     readings = [_read_cells(scene.work, found, corners, bank, placed, lying, distinct)
@@ -299,11 +297,11 @@ def _read_by_border(scene: Scene, picture: Picture, bank: cells.Bank,
                     lying: _Lying, distinct: np.ndarray) -> list[_Reading]:
     """The cells read on the rectangle's straight outer border under each plausible turn (found
     in a first segmentation, then again with the table sampled around it)."""
-    on_ring = find_pieces_on_ring(scene.work, picture, lying.grain)
+    on_ring = find_pieces_on_ring(scene.work, picture, lying.smooth)
     outline = read_rectangle(on_ring) if on_ring.area else None
     if outline is None:
         return []
-    found = find_pieces_outside(scene.work, outline, lying.grain)
+    found = find_pieces_outside(scene.work, outline, lying.smooth)
     second = read_rectangle(found) if found.area else None
     # sampled outside the first outline, a patterned table (tartan) can lose the outline as
     # often as the ring's sample can: where the two differ, both are read
@@ -461,10 +459,11 @@ def _piece_centres(placed: list[Hypothesis], picture: Picture) -> np.ndarray:
 class _Lying:
     """Where the pieces lie, whatever grid is laid on them: the centres the features place
     pieces at (work pixels, n × 2), and the pieces segmented with the table's colours from the
-    photo's border ring; and the photo's fine grain (fine_texture), to segment it again."""
+    photo's border ring; and what the photo's grain marks as piece (smooth_regions), to segment
+    it again."""
     centres: np.ndarray
     found: Pieces
-    grain: np.ndarray | None = None
+    smooth: np.ndarray
 
 
 TAB_REACH = 0.35  # (cells) how far a piece of the rectangle reaches beyond its outline: a tab

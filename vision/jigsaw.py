@@ -58,11 +58,11 @@ from vision.pieces import (
     Pair,
     Pieces,
     find_pieces,
-    fine_texture,
     read_pair,
     seam_cut,
     seam_gap,
     seam_unevenness,
+    smooth_regions,
 )
 
 GRID = 4
@@ -312,7 +312,7 @@ def check_fit(photo: np.ndarray, picture: Picture | None) -> FitVerdict:
     texture are judged too. Feature matching names what is wrong when they are not joined."""
     check_image(photo)
     work, factor = to_work(photo)
-    found = find_pieces(work, grain=fine_texture(work))
+    found = find_pieces(work, smooth_regions(work))
     pair = read_pair(found) if found.area else None
     joined = _joined(work, found, pair)
     if picture is None:

@@ -37,8 +37,8 @@ class Pieces:
     """The pieces' mask (uint8 0/1, holes filled) at `factor` photo pixels per mask pixel, the
     same before filling (`bare`: a gap closed in by two pieces is a hole), and the pieces' angle
     (radians, modulo a quarter turn) in the photo; the table colours (weighted Lab, lab_of) and
-    the margin beyond which a colour is piece, to read finer detail at another size; `smooth`,
-    if the grain was read, marks what is piece by its grain whatever its colour (_smooth)."""
+    the margin beyond which a colour is piece, to read finer detail at another size; `smooth`
+    marks what is piece by its grain whatever its colour (smooth_regions)."""
     mask: np.ndarray
     bare: np.ndarray
     factor: float
@@ -121,17 +121,15 @@ def orientation(mask: np.ndarray) -> float:
     return float(np.angle(total) / 4) % (np.pi / 2)
 
 
-def find_pieces(work: np.ndarray, smallest: float = 0.002,
-                grain: np.ndarray | None = None) -> Pieces:
+def find_pieces(work: np.ndarray, smooth: np.ndarray, smallest: float = 0.002) -> Pieces:
     """Segment the pieces in a photo (any size; it is reduced to MASK_LONG_SIDE), with the
     table's colours from the photo's border ring. Parts smaller than `smallest` of the frame
-    are dropped as specks. With `grain` (the photo's fine_texture, which a caller segmenting
-    again reuses), regions much smoother than the table's own grain are piece too, whatever
-    their colour."""
+    are dropped as specks. What `smooth` marks (the photo's smooth_regions, which a caller
+    segmenting again reuses) is piece too, whatever its colour."""
     small, factor = at_mask_size(work)
     lab = lab_of(small)
     border = border_ring(lab)
-    return segment(lab, border[:: max(1, len(border) // 3000)], factor, smallest, grain)
+    return segment(lab, border[:: max(1, len(border) // 3000)], factor, smooth, smallest)
 
 
 GRAIN_SCALE = 1.5  # (photo pixels) detail finer than this is a cloth's weave or the camera's noise
@@ -142,7 +140,7 @@ RIDGE = 1.2  # a piece's cut outline shows as grain over this many times the tab
 # round it; glare and shade fade into the table's grain
 
 
-def fine_texture(work: np.ndarray) -> np.ndarray:
+def _fine_texture(work: np.ndarray) -> np.ndarray:
     """The photo's fine grain at mask size: the local RMS of its grey detail finer than
     GRAIN_SCALE. A cloth's colours may be any piece's, but its weave is rougher than print."""
     grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY).astype(np.float32)
@@ -151,10 +149,12 @@ def fine_texture(work: np.ndarray) -> np.ndarray:
     return np.sqrt(cv2.GaussianBlur(power, (0, 0), 2.0))
 
 
-def _smooth(texture: np.ndarray) -> np.ndarray:
-    """Regions much smoother than the table's border (see SMOOTHER), grown over the grain their
+def smooth_regions(work: np.ndarray) -> np.ndarray:
+    """What the photo's grain marks as piece whatever its colour, at mask size (uint8 0/1):
+    regions much smoother than the table's border (see SMOOTHER), grown over the grain their
     outline shows, and kept only when that outline is a ridge of grain most of the way round
-    (RIDGE); specks dropped."""
+    (RIDGE); specks dropped. Once per photo: every segmentation of it reuses them."""
+    texture = _fine_texture(work)
     table = border_ring(texture)
     smooth = (texture < SMOOTHER * np.percentile(table, 5)).astype(np.uint8)
     smooth = cv2.morphologyEx(smooth, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -177,11 +177,11 @@ def at_mask_size(work: np.ndarray) -> tuple[np.ndarray, float]:
     return small, factor
 
 
-def segment(lab: np.ndarray, sample: np.ndarray, factor: float,
-            smallest: float = 0.002, texture: np.ndarray | None = None) -> Pieces:
+def segment(lab: np.ndarray, sample: np.ndarray, factor: float, smooth: np.ndarray,
+            smallest: float = 0.002) -> Pieces:
     """The pieces of a photo at mask size (`lab`, from lab_of), told from the table by the
-    colours of `sample` (Lab pixels known to be table), and by their grain if `texture`
-    (fine_texture) is given."""
+    colours of `sample` (Lab pixels known to be table), and by their grain where `smooth`
+    (smooth_regions) marks them."""
     cv2.setRNGSeed(SEED)
     _, labels, centres = cv2.kmeans(sample, TABLE_COLOURS, None,
                                     (cv2.TERM_CRITERIA_MAX_ITER + cv2.TERM_CRITERIA_EPS, 15, 0.5),
@@ -194,10 +194,7 @@ def segment(lab: np.ndarray, sample: np.ndarray, factor: float,
                                                  99)))
     mask = (distance > margin).astype(np.uint8)
     mask[_light(lab, mask, centres[table], sample)] = 0
-    smooth = None
-    if texture is not None:
-        smooth = _smooth(texture)
-        mask |= smooth
+    mask |= smooth
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)

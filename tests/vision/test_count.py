@@ -18,7 +18,7 @@ from vision import cells, count
 from vision.jigsaw import count_pieces
 from vision.photo import decode_photo
 from vision.pictures import Picture, make_picture
-from vision.pieces import Pieces, fine_texture, lab_of, orientation, read_rectangle
+from vision.pieces import Pieces, lab_of, orientation, read_rectangle, smooth_regions
 
 FRAME = (640, 480)
 
@@ -69,8 +69,9 @@ def test_t6_a_flat_rectangle_running_off_the_photo_is_told_from_the_table(table,
     photo, picture, corners, truth = _flat_rectangle_scene(table, left, right, angle,
                                                            np.array(shift))
     assert 0.05 < _ring_share(truth) < 0.5  # it does run off the photo; the table shows too
-    assert _overlap(count.find_pieces_on_ring(photo, picture), truth) > 0.9
-    assert _overlap(count.find_pieces_outside(photo, corners), truth) > 0.9
+    smooth = smooth_regions(photo)
+    assert _overlap(count.find_pieces_on_ring(photo, picture, smooth), truth) > 0.9
+    assert _overlap(count.find_pieces_outside(photo, corners, smooth), truth) > 0.9
 
 
 WOVEN_RECTANGLE = (250, 180, 320, 240)  # x, y, w, h: the rectangle laid on a checked cloth
@@ -84,12 +85,12 @@ def test_t6_a_rectangle_of_a_woven_tables_own_colours_is_found_by_its_smooth_pri
     corners = np.float64([[x, y], [x + width, y], [x + width, y + height], [x, y + height]])
     truth = np.zeros(photo.shape[:2], np.uint8)
     truth[y:y + height, x:x + width] = 1
-    grain = fine_texture(photo)
-    assert _overlap(count.find_pieces_outside(photo, corners), truth) < 0.5
-    assert _overlap(count.find_pieces_outside(photo, corners, grain), truth) > 0.9
+    smooth = smooth_regions(photo)
+    assert _overlap(count.find_pieces_outside(photo, corners, np.zeros_like(smooth)), truth) < 0.5
+    assert _overlap(count.find_pieces_outside(photo, corners, smooth), truth) > 0.9
     picture = Picture("purple", np.full((300, 400, 3), CLOTH[1], np.uint8),
                       np.zeros((0, 2), np.float32), np.zeros((0, 128), np.float32))
-    assert _overlap(count.find_pieces_on_ring(photo, picture, grain), truth) > 0.9
+    assert _overlap(count.find_pieces_on_ring(photo, picture, smooth), truth) > 0.9
 
 
 def _lit_bodies(image: np.ndarray, cast, slope: float, swapped: int | None = None):
@@ -308,9 +309,10 @@ BANK_4_3 = cells.Bank(np.zeros((16, cells.SAMPLES, cells.SAMPLES, 3), np.float32
 NO_MASK = Pieces(np.zeros((8, 8), np.uint8), np.zeros((8, 8), np.uint8), 1.0, 0.0)
 
 
-def _lying(centres: np.ndarray) -> count._Lying:
-    """Pieces placed by features at `centres`, none seen by the mask."""
-    return count._Lying(centres, NO_MASK)
+def _lying(centres: np.ndarray, found: Pieces = NO_MASK) -> count._Lying:
+    """Pieces placed by features at `centres` and seen by the mask as in `found` (by default
+    none), no region smooth by its grain."""
+    return count._Lying(centres, found, np.zeros_like(found.mask))
 
 
 def _seen(homography: np.ndarray, points) -> np.ndarray:
@@ -402,11 +404,11 @@ def test_t6_a_grid_a_column_off_flat_pieces_the_mask_sees_outside_it_is_not_read
     # off, the flat pieces of the column left outside without features to place them
     camera = _camera(-8, (-1e-4, 1e-4))
     shifted = _seen(camera, [(x - 100, y) for x, y in PICTURE_CORNERS])
-    whole = count._Lying(np.zeros((0, 2)), _mask_of(camera, range(4), factor))
+    whole = _lying(np.zeros((0, 2)), _mask_of(camera, range(4), factor))
     assert count._laid_on_pieces(_seen(camera, PICTURE_CORNERS), BANK_4_3, whole)
     assert not count._laid_on_pieces(shifted, BANK_4_3, whole)
     # with the column's pieces missing, nothing lies outside the shifted grid
-    three = count._Lying(np.zeros((0, 2)), _mask_of(camera, range(3), factor))
+    three = _lying(np.zeros((0, 2)), _mask_of(camera, range(3), factor))
     assert count._laid_on_pieces(shifted, BANK_4_3, three)
 
 

@@ -14,13 +14,13 @@ from vision import cells
 from vision.jigsaw import CUT_SEEN, GAP_CLOSED, GAP_OPEN, NARROWEST, UNEVEN, _joined
 from vision.pieces import (
     find_pieces,
-    fine_texture,
     orientation,
     read_pair,
     read_rectangle,
     seam_cut,
     seam_gap,
     seam_unevenness,
+    smooth_regions,
 )
 
 TABLE = (60, 120, 40)  # BGR, a green cloth
@@ -41,15 +41,20 @@ def table_with(boxes: list[tuple[float, float, float, float]], angle: float = 0.
     return np.clip(image + noise, 0, 255).astype(np.uint8)
 
 
+def pieces_in(photo: np.ndarray):
+    """The pieces as the checks segment them: with the photo's smooth regions."""
+    return find_pieces(photo, smooth_regions(photo))
+
+
 def test_pieces_are_told_from_the_table_and_their_angle_is_measured():
-    found = find_pieces(table_with([(300, 200, 120, 100)], angle=20))
+    found = pieces_in(table_with([(300, 200, 120, 100)], angle=20))
     assert abs(found.area * found.factor ** 2 - 120 * 100) < 0.1 * 120 * 100
     assert np.degrees(found.angle) == pytest.approx(70, abs=1.5)  # -20 modulo a quarter turn
 
 
 def test_a_piece_reaching_the_border_is_not_taken_for_table():
     # its colour is rare along the border: not a table colour
-    found = find_pieces(table_with([(300, 200, 120, 100), (740, 300, 60, 80)]))
+    found = pieces_in(table_with([(300, 200, 120, 100), (740, 300, 60, 80)]))
     assert found.mask[int(340 / found.factor), int(770 / found.factor)] == 1
 
 
@@ -74,20 +79,20 @@ def piece_share(found) -> float:
 @pytest.mark.parametrize("light", [dict(glare=0.6), dict(shade=0.5)], ids=["glare", "shadow"])
 def test_glare_or_a_shadow_on_the_table_is_no_piece(light):
     # before: a glare or shadow patch was far from the table's colours and read as a piece
-    found = find_pieces(lit(table_with([PIECE]), (600, 420), 60, **light))
+    found = pieces_in(lit(table_with([PIECE]), (600, 420), 60, **light))
     assert found.mask[int(420 / found.factor), int(600 / found.factor)] == 0
     assert piece_share(found) == pytest.approx(1, abs=0.06)
 
 
 @pytest.mark.parametrize("light", [dict(glare=0.6), dict(shade=0.5)], ids=["glare", "shadow"])
 def test_a_bare_table_under_glare_or_a_shadow_has_no_pieces(light):
-    assert find_pieces(lit(table_with([]), (400, 300), 70, **light)).area == 0
-    assert find_pieces(table_with([])).area == 0  # nothing to judge at all: no light either
+    assert pieces_in(lit(table_with([]), (400, 300), 70, **light)).area == 0
+    assert pieces_in(table_with([])).area == 0  # nothing to judge at all: no light either
 
 
 @pytest.mark.parametrize("light", [dict(glare=0.6), dict(shade=0.5)], ids=["glare", "shadow"])
 def test_glare_or_a_shadow_across_a_piece_and_the_table_leaves_the_piece_whole(light):
-    found = find_pieces(lit(table_with([PIECE]), (430, 300), 50, **light))
+    found = pieces_in(lit(table_with([PIECE]), (430, 300), 50, **light))
     assert found.mask[int(360 / found.factor), int(520 / found.factor)] == 0  # on the table
     assert piece_share(found) == pytest.approx(1, abs=0.08)
 
@@ -96,7 +101,7 @@ def test_glare_or_a_shadow_across_a_piece_and_the_table_leaves_the_piece_whole(l
                          ids=["white", "black", "paler table colour"])
 def test_a_piece_of_a_lit_table_colour_is_still_a_piece_by_its_sharp_outline(colour):
     # white light or shade on the green table could make these colours: their cut edge is sharp
-    found = find_pieces(table_with([PIECE], colour=colour))
+    found = pieces_in(table_with([PIECE], colour=colour))
     assert piece_share(found) == pytest.approx(1, abs=0.06)
 
 
@@ -120,17 +125,18 @@ def woven_table(pieces: list[tuple[float, float, float, float]]) -> np.ndarray:
 def test_a_piece_of_the_cloths_own_colour_is_found_by_its_smooth_print():
     # colours alone cannot tell it from the cloth's purple checks (before: 0 or a few checks)
     woven = woven_table([PIECE])
-    found = find_pieces(woven, grain=fine_texture(woven))
+    smooth = smooth_regions(woven)
+    found = find_pieces(woven, smooth)
     assert piece_share(found) == pytest.approx(1, abs=0.1)
-    assert find_pieces(woven_table([PIECE])).mask[int(250 / found.factor),
-                                                  int(360 / found.factor)] == 0
+    assert find_pieces(woven, np.zeros_like(smooth)).mask[int(250 / found.factor),
+                                                         int(360 / found.factor)] == 0
 
 
 @pytest.mark.parametrize("light", [dict(glare=0.7), dict(shade=0.5)], ids=["glare", "shadow"])
 def test_glare_or_a_shadow_that_smooths_the_weave_is_no_piece(light):
     # light fades a cloth's grain gradually; a printed piece ends at a ridge of grain (its cut)
     photo = lit(woven_table([PIECE]), (600, 420), 60, **light)
-    found = find_pieces(photo, grain=fine_texture(photo))
+    found = pieces_in(photo)
     assert found.mask[int(420 / found.factor), int(600 / found.factor)] == 0
     assert piece_share(found) == pytest.approx(1, abs=0.1)
 
@@ -140,7 +146,7 @@ def test_glare_or_a_shadow_that_smooths_the_weave_is_no_piece(light):
 @settings(max_examples=15, deadline=None)
 def test_soft_light_anywhere_never_adds_to_or_takes_much_from_a_piece(glare, shade, spread,
                                                                        x, y):
-    found = find_pieces(lit(table_with([PIECE]), (x, y), spread, glare=glare, shade=shade))
+    found = pieces_in(lit(table_with([PIECE]), (x, y), spread, glare=glare, shade=shade))
     assert piece_share(found) == pytest.approx(1, abs=0.1)
 
 
@@ -155,19 +161,19 @@ def test_the_angle_of_a_turned_rectangle_is_found_modulo_a_quarter_turn(degrees)
 
 
 def test_two_bodies_joined_end_to_end_close_the_seam():
-    pair = read_pair(find_pieces(table_with([(250, 250, 150, 120), (400, 250, 150, 120)], 30)))
+    pair = read_pair(pieces_in(table_with([(250, 250, 150, 120), (400, 250, 150, 120)], 30)))
     assert pair.seam > 0.99 and pair.level < 0.05
     assert pair.along == pytest.approx(150, rel=0.05)
     assert pair.across == pytest.approx(120, rel=0.05)
 
 
 def test_a_gap_between_two_bodies_opens_the_seam():
-    pair = read_pair(find_pieces(table_with([(250, 250, 150, 120), (420, 250, 150, 120)], 30)))
+    pair = read_pair(pieces_in(table_with([(250, 250, 150, 120), (420, 250, 150, 120)], 30)))
     assert pair.seam < 0.9
 
 
 def test_bodies_offset_along_their_side_are_out_of_line():
-    pair = read_pair(find_pieces(table_with([(250, 250, 150, 120), (400, 300, 150, 120)], 30)))
+    pair = read_pair(pieces_in(table_with([(250, 250, 150, 120), (400, 300, 150, 120)], 30)))
     assert pair.level > 0.3
 
 
@@ -180,7 +186,7 @@ def gap_between_bodies(gap: int, angle: float = 30) -> tuple[float, float, bool 
         cv2.line(image, (x, 250), (x, 369), (40, 40, 40), 1)
     turn = cv2.getRotationMatrix2D((SIZE[0] / 2, SIZE[1] / 2), angle, 1.0)
     image = cv2.warpAffine(image, turn, SIZE, borderValue=TABLE)
-    found = find_pieces(image)
+    found = pieces_in(image)
     pair = read_pair(found)
     gap_share = seam_gap(image, found, pair)
     return pair.seam, gap_share, _joined(image, found, pair), pair.along
@@ -194,7 +200,7 @@ def test_t4_bodies_joined_with_only_their_cut_lines_between_are_joined():
 def test_t4_one_body_read_as_two_shows_no_cut_line_and_is_not_joined():
     # a piece half lost to a table of its colour: its other half reads as a pair of bodies
     image = table_with([(250, 250, 300, 120)], 30)
-    found = find_pieces(image)
+    found = pieces_in(image)
     pair = read_pair(found)
     assert pair.seam > 0.99 and pair.level < 0.05
     assert seam_cut(image, pair)[0] < CUT_SEEN
@@ -218,7 +224,7 @@ def test_t4_bodies_apart_but_bridged_by_a_tab_are_not_joined_wherever_the_middle
     # pixels apart, a tab across the gap: the pair's middle falls inside the longer body, whose
     # seam band is all piece, but the outline necks down to the tab between them
     image = table_with([(250, 250, 150, 120), (420, 250, 80, 120), (395, 300, 30, 20)], 30)
-    found = find_pieces(image)
+    found = pieces_in(image)
     pair = read_pair(found)
     assert pair.seam > 0.99
     assert pair.narrowest < NARROWEST
@@ -232,7 +238,7 @@ def test_joined_bodies_with_blanks_facing_each_other_across_them_are_not_necked(
     for x in (305, 455):
         for y in (250, 340):
             cv2.rectangle(image, (x, y), (x + 39, y + 29), TABLE, -1)
-    pair = read_pair(find_pieces(image))
+    pair = read_pair(pieces_in(image))
     assert pair.narrowest >= NARROWEST
 
 
@@ -251,13 +257,13 @@ def test_t4_a_gap_is_even_and_tabs_that_collide_leave_an_uneven_one(tabs, uneven
     # two bodies 50 pixels apart: an even gap, as true neighbours pulled apart leave it, or a
     # tab from each meeting in the middle of the gap, as pieces that do not interlock meet
     image = table_with([(250, 250, 150, 120), (450, 250, 150, 120), *tabs], 30)
-    found = find_pieces(image)
+    found = pieces_in(image)
     spread = seam_unevenness(image, found, read_pair(found))
     assert spread > UNEVEN if uneven else spread < UNEVEN / 2
 
 
 def test_a_rectangle_is_read_from_its_straight_border():
-    corners = read_rectangle(find_pieces(table_with([(200, 150, 400, 300)])))
+    corners = read_rectangle(pieces_in(table_with([(200, 150, 400, 300)])))
     assert sorted(map(tuple, np.round(corners / 5) * 5)) == sorted(
         [(200, 150), (600, 150), (600, 450), (200, 450)])
 
