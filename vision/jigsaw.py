@@ -57,11 +57,11 @@ from vision.pictures import Picture, check_image
 from vision.pieces import (
     Pair,
     Pieces,
+    SeamGap,
     find_pieces,
     read_pair,
     seam_cut,
     seam_gap,
-    seam_unevenness,
     smooth_regions,
 )
 
@@ -314,9 +314,10 @@ def check_fit(photo: np.ndarray, picture: Picture | None) -> FitVerdict:
     work, factor = to_work(photo)
     found = find_pieces(work, smooth_regions(work))
     pair = read_pair(found) if found.area else None
-    joined = _joined(work, found, pair)
+    gap = seam_gap(work, found, pair) if pair else None
+    joined = _joined(work, pair, gap)
     if picture is None:
-        return _check_fit_without_picture(work, found, pair, joined)
+        return _check_fit_without_picture(work, pair, gap, joined)
     placed = _place_pair(work, found, pair, cells.bank(picture.image)) if pair else None
     if joined and placed is not None:
         verdict = placed.verdict(_body_outlines(pair, placed, factor))
@@ -324,7 +325,7 @@ def check_fit(photo: np.ndarray, picture: Picture | None) -> FitVerdict:
             return verdict
     by_features = _check_fit_by_features(scene_of(work, factor, picture, found), picture)
     if joined is False and by_features.fit is not True:
-        return _why_not_joined(work, found, pair, placed, by_features, picture)
+        return _why_not_joined(work, pair, gap, placed, by_features, picture)
     if by_features.fit and not joined:  # the outlines do not show the seam closed: retake
         return FitVerdict(None, "unsure", 0.0, False, by_features.pieces)
     if by_features.fit is None and placed is not None:
@@ -355,38 +356,36 @@ CUT_SEEN, CUT_CONTRAST = 3.0, 2.0
 NARROWEST = 0.3
 
 
-def _joined(work: np.ndarray, found: Pieces, pair: Pair | None) -> bool | None:
+def _joined(work: np.ndarray, pair: Pair | None, gap: SeamGap | None) -> bool | None:
     """Are the two pieces joined along one full side (True), clearly not (False), or is the
     outline not clear enough to say (None)? Joined: the mask closes the seam band, the bodies'
     sides are in line, no table shows across the seam finer than the mask sees, and a cut line
     runs along it (a part of one piece, the rest lost to a table of its colour, has none)."""
-    if pair is None:
+    if pair is None or gap is None:
         return None
-    gap = seam_gap(work, found, pair)
-    if pair.seam < SEAM_OPEN or pair.level > LEVEL_OUT or gap > GAP_OPEN \
+    if pair.seam < SEAM_OPEN or pair.level > LEVEL_OUT or gap.width > GAP_OPEN \
             or pair.narrowest < NARROWEST:
         return False
-    if pair.seam < SEAM_CLOSED or pair.level > LEVEL_IN_LINE or gap > GAP_CLOSED:
+    if pair.seam < SEAM_CLOSED or pair.level > LEVEL_IN_LINE or gap.width > GAP_CLOSED:
         return None
     cut, around = seam_cut(work, pair)
     return True if cut >= max(CUT_SEEN, CUT_CONTRAST * around) else None
 
 
 # Bodies in line (level up to LEVEL_OUT) whose gap varies along the seam by more than this share
-# of a body's length (vision.pieces.seam_unevenness) meet tab against tab or shoulder: not true
+# of a body's length (vision.pieces.SeamGap.unevenness) meet tab against tab or shoulder: not true
 # neighbours pulled apart (their gap is even; tuning photos' gaps up to 0.22, colliding pairs'
 # mostly 0.25 and more), so the picture names what is wrong rather than "not-full-side".
 UNEVEN = 0.23
 
 
-def _apart(work: np.ndarray, found: Pieces, pair: Pair) -> float:
+def _apart(pair: Pair, gap: SeamGap) -> float:
     """How clearly the outlines are apart (0..1), by the strongest sign: the seam band's share of
     table, the bodies' sides out of line, or the table's width across the seam."""
-    return max(1 - pair.seam, min(1.0, pair.level), min(1.0, seam_gap(work, found, pair)
-                                                          / (2 * GAP_OPEN)))
+    return max(1 - pair.seam, min(1.0, pair.level), min(1.0, gap.width / (2 * GAP_OPEN)))
 
 
-def _why_not_joined(work: np.ndarray, found: Pieces, pair: Pair, placed: _PairPlacement,
+def _why_not_joined(work: np.ndarray, pair: Pair, gap: SeamGap, placed: _PairPlacement,
                     by_features: FitVerdict, picture: Picture) -> FitVerdict:
     """Why a pair whose outlines are not joined along one full side is no fit: what the features
     name, else what the picture clearly says, else not-full-side. The features' "another
@@ -398,7 +397,7 @@ def _why_not_joined(work: np.ndarray, found: Pieces, pair: Pair, placed: _PairPl
     placed on the picture as two bodies in line, which such bodies are not. Bodies in line
     whose gap is uneven (UNEVEN) are no true neighbours pulled apart: the picture's best
     explanation that is no fit names the reason, however narrowly it wins."""
-    apart = round(_apart(work, found, pair), 3)
+    apart = round(_apart(pair, gap), 3)
     contradiction = placed.contradiction()
     if by_features.fit is False and by_features.reason == "wrong-picture":
         if pair.level > LEVEL_OUT:
@@ -412,7 +411,7 @@ def _why_not_joined(work: np.ndarray, found: Pieces, pair: Pair, placed: _PairPl
     elif _foreign_colours(work, pair, placed, picture):
         contradiction = "wrong-picture"
     elif contradiction is None and pair.level <= LEVEL_OUT \
-            and seam_unevenness(work, found, pair) > UNEVEN:
+            and gap.unevenness > UNEVEN:
         contradiction = placed.likeliest_wrong()
     return FitVerdict(False, contradiction or "not-full-side", apart, False, by_features.pieces)
 
@@ -714,7 +713,7 @@ CONTINUOUS, BROKEN = 10.0, 28.0
 BODY_ASPECT = 2.0
 
 
-def _check_fit_without_picture(work: np.ndarray, found: Pieces, pair: Pair | None,
+def _check_fit_without_picture(work: np.ndarray, pair: Pair | None, gap: SeamGap | None,
                                joined: bool | None) -> FitVerdict:
     """Only the cut shapes and the continuity of the picture across the seam can be judged:
     the verdict says it is weaker, and is unsure when either is unclear."""
@@ -723,8 +722,7 @@ def _check_fit_without_picture(work: np.ndarray, found: Pieces, pair: Pair | Non
     if joined and max(pair.along / pair.across, pair.across / pair.along) > BODY_ASPECT:
         return FitVerdict(None, "unsure", 0.0, True)
     if not joined:
-        return FitVerdict(False, "not-full-side", round(0.2 + 0.5 * _apart(work, found, pair), 3),
-                          True)
+        return FitVerdict(False, "not-full-side", round(0.2 + 0.5 * _apart(pair, gap), 3), True)
     step = _seam_step(work, pair)
     if step < CONTINUOUS:
         return FitVerdict(True, "fit", round(0.6 - 0.2 * step / CONTINUOUS, 3), True)

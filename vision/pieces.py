@@ -338,29 +338,31 @@ def _seam_widths(image: np.ndarray, pieces: Pieces, pair: Pair) -> np.ndarray:
     return table.sum(1) * (2 * SEAM_DEPTH / band.shape[1])
 
 
-def seam_gap(image: np.ndarray, pieces: Pieces, pair: Pair) -> float:
-    """How wide the table shows between the two bodies across their common side, as a share of
-    a body's length: the median over the positions along the side (_seam_widths). The mask's
-    smoothing closes a gap of a pixel or two; a joined pair shows only its thin cut line."""
+SPREAD_LOW, SPREAD_HIGH = 10, 90  # percentiles of the seam's widths compared for unevenness
+
+
+@dataclass(frozen=True)
+class SeamGap:
+    """How wide the table shows between a pair's two bodies across their common side, in body
+    lengths (_seam_widths at each position along the side). `width` is the median: the mask's
+    smoothing closes a gap of a pixel or two; a joined pair shows only its thin cut line.
+    `unevenness` is the spread between the SPREAD_LOW and SPREAD_HIGH percentiles: two true
+    neighbours pulled apart leave an even gap (each tab faces its own blank, so the outlines
+    run parallel); pieces that do not interlock (turned, not neighbours, of another picture)
+    but lie in line meet tab against tab or shoulder: the gap is narrow at a tab, wide beside
+    it."""
+    width: float
+    unevenness: float
+
+
+def seam_gap(image: np.ndarray, pieces: Pieces, pair: Pair) -> SeamGap:
+    """The gap across the pair's common side, read on `image` (the photo at the pair's size);
+    none without table colours to see it by."""
     if pieces.table is None or not len(pieces.table):
-        return 0.0
-    return float(np.median(_seam_widths(image, pieces, pair)))
-
-
-SPREAD_LOW, SPREAD_HIGH = 10, 90  # percentiles of the seam's widths compared by seam_unevenness
-
-
-def seam_unevenness(image: np.ndarray, pieces: Pieces, pair: Pair) -> float:
-    """How unevenly wide the table shows across the seam along the common side (the spread
-    between the SPREAD_LOW and SPREAD_HIGH percentiles of _seam_widths, in body lengths). Two
-    true neighbours pulled apart leave an even gap: each tab faces its own blank, so the outlines
-    run parallel. Pieces that do not interlock (turned, not neighbours, of another picture) but
-    lie in line meet tab against tab or shoulder: the gap is narrow at a tab, wide beside it."""
-    if pieces.table is None or not len(pieces.table):
-        return 0.0
+        return SeamGap(0.0, 0.0)
     widths = _seam_widths(image, pieces, pair)
     low, high = np.percentile(widths, (SPREAD_LOW, SPREAD_HIGH))
-    return float(high - low)
+    return SeamGap(float(np.median(widths)), float(high - low))
 
 
 CUT_DEPTH = 0.3  # the cut line is looked for this deep on both sides (body lengths): tabs reach

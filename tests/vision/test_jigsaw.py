@@ -58,7 +58,7 @@ def test_t4_a_piece_that_does_not_fit_is_never_called_a_fit(pictures, case, seed
 @pytest.fixture
 def unclear_outlines(monkeypatch):
     """The outlines cannot say whether the seam is closed, nor the features what is wrong."""
-    monkeypatch.setattr(jigsaw, "_joined", lambda work, found, pair: None)
+    monkeypatch.setattr(jigsaw, "_joined", lambda work, pair, gap: None)
     monkeypatch.setattr(jigsaw, "_check_fit_by_features",
                         lambda scene, picture: FitVerdict(None, "unsure", 0.0, False))
 

@@ -19,7 +19,6 @@ from vision.pieces import (
     read_rectangle,
     seam_cut,
     seam_gap,
-    seam_unevenness,
     smooth_regions,
 )
 
@@ -188,8 +187,8 @@ def gap_between_bodies(gap: int, angle: float = 30) -> tuple[float, float, bool 
     image = cv2.warpAffine(image, turn, SIZE, borderValue=TABLE)
     found = pieces_in(image)
     pair = read_pair(found)
-    gap_share = seam_gap(image, found, pair)
-    return pair.seam, gap_share, _joined(image, found, pair), pair.along
+    gap = seam_gap(image, found, pair)
+    return pair.seam, gap.width, _joined(image, pair, gap), pair.along
 
 
 def test_t4_bodies_joined_with_only_their_cut_lines_between_are_joined():
@@ -204,7 +203,7 @@ def test_t4_one_body_read_as_two_shows_no_cut_line_and_is_not_joined():
     pair = read_pair(found)
     assert pair.seam > 0.99 and pair.level < 0.05
     assert seam_cut(image, pair)[0] < CUT_SEEN
-    assert _joined(image, found, pair) is None
+    assert _joined(image, pair, seam_gap(image, found, pair)) is None
 
 
 def test_t4_a_gap_the_mask_closes_is_still_seen_finer_and_never_joined():
@@ -228,7 +227,7 @@ def test_t4_bodies_apart_but_bridged_by_a_tab_are_not_joined_wherever_the_middle
     pair = read_pair(found)
     assert pair.seam > 0.99
     assert pair.narrowest < NARROWEST
-    assert _joined(image, found, pair) is False
+    assert _joined(image, pair, seam_gap(image, found, pair)) is False
 
 
 def test_joined_bodies_with_blanks_facing_each_other_across_them_are_not_necked():
@@ -258,7 +257,7 @@ def test_t4_a_gap_is_even_and_tabs_that_collide_leave_an_uneven_one(tabs, uneven
     # tab from each meeting in the middle of the gap, as pieces that do not interlock meet
     image = table_with([(250, 250, 150, 120), (450, 250, 150, 120), *tabs], 30)
     found = pieces_in(image)
-    spread = seam_unevenness(image, found, read_pair(found))
+    spread = seam_gap(image, found, read_pair(found)).unevenness
     assert spread > UNEVEN if uneven else spread < UNEVEN / 2
 
 
