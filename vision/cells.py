@@ -46,6 +46,12 @@ class Bank:
         grey = picture.mean(-1).T
         return colour, colour ** 2, grey, grey ** 2
 
+    @cached_property
+    def texture(self) -> np.ndarray:
+        """Each cell's colour standard deviation over its samples, the mean of its channels
+        (cells,): made once per bank, which every reading of a photo judges by."""
+        return self.cells.reshape(len(self.cells), -1, 3).std(1).mean(-1)
+
 
 def turned(cells: Bank) -> Bank:
     """The bank with every cell also turned by one, two and three quarter turns clockwise:
@@ -182,11 +188,6 @@ def scores(piece: Body, cells: Bank) -> Scores:
     pattern = texture * (1 - correlation) / 2
     return Scores(photo_photo, photo_picture, picture_picture, photo_mean, picture_mean, total,
                   pattern)
-
-
-def texture(cells: Bank) -> np.ndarray:
-    """Each cell's colour standard deviation over its samples, the mean of its channels (16,)."""
-    return cells.cells.reshape(len(cells.cells), -1, 3).std(1).mean(-1)
 
 
 def light(photo_mean: np.ndarray, picture_mean: np.ndarray) -> np.ndarray:

@@ -546,7 +546,7 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
     sampled = [sampled_body(index) for index in range(GRID * GRID)]
     lit = _relit(sampled, bank, present)
     verdicts, mines = _judged(lit, refs, present, visible, vouched, distinct,
-                              cells.texture(bank) >= STRUCTURED)
+                              bank.texture >= STRUCTURED)
     fitness = UNLIKE * (GRID * GRID - sum(present)) + sum(min(mine, UNLIKE) for mine in mines)
     # seams vouch for flat cells only on a rectangle whose content places some piece clearly:
     # on a grid laid wrong (turned, off the pieces) flat cells interlock with each other all

@@ -426,7 +426,7 @@ def test_t6_a_flat_cell_another_cell_content_can_tell_apart_explains_better_is_w
                       np.ones((shifts, cells.SAMPLES, cells.SAMPLES), np.float32))
     scores = [cells.scores(body, refs)] * 16
     verdicts, _ = count._judge(scores, [True] * 16, [1.0] * 16, set(), distinct,
-                               cells.texture(bank) >= count.STRUCTURED)
+                               bank.texture >= count.STRUCTURED)
     assert verdicts[0] == "wrong"  # 5 levels from cell 1, 7 from its own: not its own
     assert verdicts[1] == "unsure"  # 5 levels from its own, and no other cell nearer
 
@@ -451,7 +451,7 @@ def _judged_alone(colour: np.ndarray, bank: cells.Bank, index: int) -> tuple[str
     others = np.delete(every, index).min()
     by_colour = every[index] + count.CLEARLY < others and every[index] < count.CLEAR_RATIO * others
     verdicts, _ = count._judge([scored] * 16, [True] * 16, [1.0] * 16, set(),
-                               count._distinct(bank, refs), cells.texture(bank) >= count.STRUCTURED)
+                               count._distinct(bank, refs), bank.texture >= count.STRUCTURED)
     return verdicts[index], bool(by_colour)
 
 
@@ -459,7 +459,7 @@ def test_t6_a_patterned_piece_under_a_glare_veil_is_right_by_its_structure():
     # glare halves its contrast and lifts it: by colour its own cell and the others are about
     # as near, but its pattern is its own cell's and no other's
     bank = cells.bank(PATTERNED)
-    assert (cells.texture(bank) >= count.STRUCTURED).all()
+    assert (bank.texture >= count.STRUCTURED).all()
     verdict, by_colour = _judged_alone(bank.cells[5] * 0.4 + 120, bank, 5)
     assert not by_colour
     assert verdict == "right"
@@ -527,7 +527,7 @@ def _judged_with_tabs(wrong_neighbours: bool, centre: int) -> str:
            for colour in colours]
     verdicts, _ = count._judged(lit, refs, [True] * 16, [1.0] * 16, set(),
                                 count._distinct(bank, refs),
-                                cells.texture(bank) >= count.STRUCTURED)
+                                bank.texture >= count.STRUCTURED)
     return verdicts[5]
 
 
