@@ -74,15 +74,15 @@ from vision.pictures import Picture, check_image
 from vision.pieces import (
     SEED,
     TABLE_COLOURS,
+    MaskPhoto,
     Pieces,
-    at_mask_size,
     border_ring,
     find_pieces,
     lab_of,
+    mask_photo,
     nearest_table,
     read_rectangle,
     segment,
-    smooth_regions,
 )
 
 
@@ -101,8 +101,8 @@ def count_pieces(photo: np.ndarray, picture: Picture) -> PieceCount:
     # where the pieces lie whatever grid is laid on them (the table sampled around a grid laid
     # a column off takes the pieces left outside it for table); a woven table (tartan) has the
     # pieces' colours, and its grain tells it from their print
-    smooth = smooth_regions(scene.work)
-    lying = _Lying(_piece_centres(placed, picture), find_pieces(scene.work, smooth), smooth)
+    at_mask = mask_photo(scene.work)
+    lying = _Lying(_piece_centres(placed, picture), find_pieces(at_mask), at_mask)
     distinct = _distinct(bank, cells.turned(bank))  # the picture's alone: once per count
     readings: list[_Reading] = []
     for group in _placements(placed, picture):
@@ -143,31 +143,27 @@ LIKENESS_SLACK = 0.03
 GROWS = 1.05
 
 
-def find_pieces_outside(work: np.ndarray, corners: np.ndarray, smooth: np.ndarray) -> Pieces:
+def find_pieces_outside(photo: MaskPhoto, corners: np.ndarray) -> Pieces:
     """The pieces segmented from table colours sampled outside the rectangle at `corners` (work
-    pixels), widened by WIDEN cells; from the photo's border ring when too little is left. What
-    `smooth` marks (the photo's smooth_regions) is piece too."""
-    small, factor = at_mask_size(work)
-    lab = lab_of(small)
+    pixels), widened by WIDEN cells; from the photo's border ring when too little is left."""
+    lab, factor = photo.lab, photo.factor
     centre = corners.mean(0)
     widened = centre + (corners - centre) * (1 + 2 * WIDEN / GRID)
-    inside = np.zeros(small.shape[:2], np.uint8)
+    inside = np.zeros(lab.shape[:2], np.uint8)
     cv2.fillConvexPoly(inside, np.int32(np.round(widened / factor)), 1)
     outside = lab[inside == 0]
     table = outside if len(outside) >= LEAST_TABLE * inside.size else border_ring(lab)
-    return segment(lab, table[:: max(1, len(table) // 4000)], factor, smooth)
+    return segment(photo, table[:: max(1, len(table) // 4000)])
 
 
-def find_pieces_on_ring(work: np.ndarray, picture: Picture, smooth: np.ndarray) -> Pieces:
+def find_pieces_on_ring(photo: MaskPhoto, picture: Picture) -> Pieces:
     """The pieces segmented from the table colours of the photo's border ring, without the
     ring's colours that are the picture's and continue from the ring into the middle of the
     photo: the rectangle running off the photo's edge (a flat picture's colour reaches from
-    the edge to the middle; the table there shows only through missing pieces). `smooth` as
-    for find_pieces_outside."""
-    small, factor = at_mask_size(work)
-    lab = lab_of(small)
-    ring = np.zeros(small.shape[:2], bool)
-    width = max(3, min(small.shape[:2]) // 25)
+    the edge to the middle; the table there shows only through missing pieces)."""
+    lab = photo.lab
+    ring = np.zeros(lab.shape[:2], bool)
+    width = max(3, min(lab.shape[:2]) // 25)
     ring[:width], ring[-width:], ring[:, :width], ring[:, -width:] = True, True, True, True
     sample = lab[ring][:: max(1, int(ring.sum()) // 3000)]
     cv2.setRNGSeed(SEED)
@@ -176,8 +172,8 @@ def find_pieces_on_ring(work: np.ndarray, picture: Picture, smooth: np.ndarray) 
                                cv2.KMEANS_PP_CENTERS)
     gaps = np.linalg.norm(lab[..., None, :] - centres[None, None], axis=-1)
     nearest = np.where(gaps.min(-1) < SAME_COLOUR, gaps.argmin(-1), -1)
-    height, width_ = small.shape[:2]
-    middle = np.zeros(small.shape[:2], np.uint8)
+    height, width_ = lab.shape[:2]
+    middle = np.zeros(lab.shape[:2], np.uint8)
     cv2.circle(middle, (width_ // 2, height // 2), int(MIDDLE * min(height, width_)), 1, -1)
     painted = lab_of(cv2.resize(picture.image, (128, 128), interpolation=cv2.INTER_AREA))
     suspect, keep = np.zeros(len(centres), bool), np.ones(len(centres), bool)
@@ -194,7 +190,7 @@ def find_pieces_on_ring(work: np.ndarray, picture: Picture, smooth: np.ndarray) 
         if table.mean() < LEAST_RING:
             return None  # too little of the ring left for a table
         pixels = lab[ring][table]
-        found = segment(lab, pixels[:: max(1, len(pixels) // 4000)], factor, smooth)
+        found = segment(photo, pixels[:: max(1, len(pixels) // 4000)])
         return _rectangle_likeness(found.mask), found
 
     best = segmented(keep) or segmented(np.ones(len(centres), bool))
@@ -257,7 +253,7 @@ def _read_placement(scene: Scene, picture: Picture, bank: cells.Bank,
     grid = _grid_transform(scene, picture, agreeing, agreeing[0])
     frame = np.float64([[0, 0], [picture.size[0], 0], list(picture.size), [0, picture.size[1]]])
     by_features = cv2.perspectiveTransform(frame[None], grid)[0]
-    found = find_pieces_outside(scene.work, by_features, lying.smooth)
+    found = find_pieces_outside(lying.photo, by_features)
     placed = _placed_cells(scene, picture, agreeing)
     snapped = _straight_border(found, by_features)
     readings = [_read_cells(scene.work, found, corners, bank, placed, lying, distinct)
@@ -297,11 +293,11 @@ def _read_by_border(scene: Scene, picture: Picture, bank: cells.Bank,
                     lying: _Lying, distinct: np.ndarray) -> list[_Reading]:
     """The cells read on the rectangle's straight outer border under each plausible turn (found
     in a first segmentation, then again with the table sampled around it)."""
-    on_ring = find_pieces_on_ring(scene.work, picture, lying.smooth)
+    on_ring = find_pieces_on_ring(lying.photo, picture)
     outline = read_rectangle(on_ring) if on_ring.area else None
     if outline is None:
         return []
-    found = find_pieces_outside(scene.work, outline, lying.smooth)
+    found = find_pieces_outside(lying.photo, outline)
     second = read_rectangle(found) if found.area else None
     # sampled outside the first outline, a patterned table (tartan) can lose the outline as
     # often as the ring's sample can: where the two differ, both are read
@@ -459,11 +455,10 @@ def _piece_centres(placed: list[Hypothesis], picture: Picture) -> np.ndarray:
 class _Lying:
     """Where the pieces lie, whatever grid is laid on them: the centres the features place
     pieces at (work pixels, n × 2), and the pieces segmented with the table's colours from the
-    photo's border ring; and what the photo's grain marks as piece (smooth_regions), to segment
-    it again."""
+    photo's border ring; and the photo at mask size (mask_photo), to segment it again."""
     centres: np.ndarray
     found: Pieces
-    smooth: np.ndarray
+    photo: MaskPhoto
 
 
 TAB_REACH = 0.35  # (cells) how far a piece of the rectangle reaches beyond its outline: a tab

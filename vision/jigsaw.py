@@ -59,10 +59,10 @@ from vision.pieces import (
     Pieces,
     SeamGap,
     find_pieces,
+    mask_photo,
     read_pair,
     seam_cut,
     seam_gap,
-    smooth_regions,
 )
 
 GRID = 4
@@ -312,7 +312,7 @@ def check_fit(photo: np.ndarray, picture: Picture | None) -> FitVerdict:
     texture are judged too. Feature matching names what is wrong when they are not joined."""
     check_image(photo)
     work, factor = to_work(photo)
-    found = find_pieces(work, smooth_regions(work))
+    found = find_pieces(mask_photo(work))
     pair = read_pair(found) if found.area else None
     gap = seam_gap(work, found, pair) if pair else None
     joined = _joined(work, pair, gap)

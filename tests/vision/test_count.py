@@ -18,7 +18,7 @@ from vision import cells, count
 from vision.jigsaw import count_pieces
 from vision.photo import decode_photo
 from vision.pictures import Picture, make_picture
-from vision.pieces import Pieces, lab_of, orientation, read_rectangle, smooth_regions
+from vision.pieces import Pieces, lab_of, mask_photo, orientation, read_rectangle
 
 FRAME = (640, 480)
 
@@ -69,9 +69,9 @@ def test_t6_a_flat_rectangle_running_off_the_photo_is_told_from_the_table(table,
     photo, picture, corners, truth = _flat_rectangle_scene(table, left, right, angle,
                                                            np.array(shift))
     assert 0.05 < _ring_share(truth) < 0.5  # it does run off the photo; the table shows too
-    smooth = smooth_regions(photo)
-    assert _overlap(count.find_pieces_on_ring(photo, picture, smooth), truth) > 0.9
-    assert _overlap(count.find_pieces_outside(photo, corners, smooth), truth) > 0.9
+    at_mask = mask_photo(photo)
+    assert _overlap(count.find_pieces_on_ring(at_mask, picture), truth) > 0.9
+    assert _overlap(count.find_pieces_outside(at_mask, corners), truth) > 0.9
 
 
 WOVEN_RECTANGLE = (250, 180, 320, 240)  # x, y, w, h: the rectangle laid on a checked cloth
@@ -85,12 +85,13 @@ def test_t6_a_rectangle_of_a_woven_tables_own_colours_is_found_by_its_smooth_pri
     corners = np.float64([[x, y], [x + width, y], [x + width, y + height], [x, y + height]])
     truth = np.zeros(photo.shape[:2], np.uint8)
     truth[y:y + height, x:x + width] = 1
-    smooth = smooth_regions(photo)
-    assert _overlap(count.find_pieces_outside(photo, corners, np.zeros_like(smooth)), truth) < 0.5
-    assert _overlap(count.find_pieces_outside(photo, corners, smooth), truth) > 0.9
+    at_mask = mask_photo(photo)
+    by_colour = replace(at_mask, smooth=np.zeros_like(at_mask.smooth))
+    assert _overlap(count.find_pieces_outside(by_colour, corners), truth) < 0.5
+    assert _overlap(count.find_pieces_outside(at_mask, corners), truth) > 0.9
     picture = Picture("purple", np.full((300, 400, 3), CLOTH[1], np.uint8),
                       np.zeros((0, 2), np.float32), np.zeros((0, 128), np.float32))
-    assert _overlap(count.find_pieces_on_ring(photo, picture, smooth), truth) > 0.9
+    assert _overlap(count.find_pieces_on_ring(at_mask, picture), truth) > 0.9
 
 
 def _lit_bodies(image: np.ndarray, cast, slope: float, swapped: int | None = None):
@@ -311,8 +312,8 @@ NO_MASK = Pieces(np.zeros((8, 8), np.uint8), np.zeros((8, 8), np.uint8), 1.0, 0.
 
 def _lying(centres: np.ndarray, found: Pieces = NO_MASK) -> count._Lying:
     """Pieces placed by features at `centres` and seen by the mask as in `found` (by default
-    none), no region smooth by its grain."""
-    return count._Lying(centres, found, np.zeros_like(found.mask))
+    none); the photo they lie in is blank (these grids are judged without segmenting again)."""
+    return count._Lying(centres, found, mask_photo(np.zeros((8, 8, 3), np.uint8)))
 
 
 def _seen(homography: np.ndarray, points) -> np.ndarray:

@@ -21,7 +21,7 @@ from vision.jigsaw import (
 )
 from vision.photo import decode_photo
 from vision.pictures import make_picture
-from vision.pieces import find_pieces, smooth_regions
+from vision.pieces import find_pieces, mask_photo
 
 TEXTURED = ("astronaut", "coffee", "chelsea")
 SURFACES = ("plain", "wood")
@@ -98,7 +98,7 @@ def test_t4_a_gap_between_the_pieces_is_not_a_full_side(pictures):
 def test_features_are_looked_for_only_on_and_around_the_pieces():
     photo = render.fit_photo(TEXTURED, ("wood",), "gap", 0, SIZE, 1.0)
     work, _ = matching.to_work(decode_photo(photo.jpeg))
-    found = find_pieces(work, smooth_regions(work))
+    found = find_pieces(mask_photo(work))
     near, _ = matching.features(work, found)
     everywhere, _ = matching.features(work, None)
     reach = cv2.resize(found.mask, (work.shape[1], work.shape[0]),

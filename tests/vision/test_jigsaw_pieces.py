@@ -3,6 +3,8 @@ dense cell comparison (vision.cells), on synthetic drawings where the truth is e
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -14,12 +16,12 @@ from vision import cells
 from vision.jigsaw import CUT_SEEN, GAP_CLOSED, GAP_OPEN, NARROWEST, UNEVEN, _joined
 from vision.pieces import (
     find_pieces,
+    mask_photo,
     orientation,
     read_pair,
     read_rectangle,
     seam_cut,
     seam_gap,
-    smooth_regions,
 )
 
 TABLE = (60, 120, 40)  # BGR, a green cloth
@@ -42,7 +44,7 @@ def table_with(boxes: list[tuple[float, float, float, float]], angle: float = 0.
 
 def pieces_in(photo: np.ndarray):
     """The pieces as the checks segment them: with the photo's smooth regions."""
-    return find_pieces(photo, smooth_regions(photo))
+    return find_pieces(mask_photo(photo))
 
 
 def test_pieces_are_told_from_the_table_and_their_angle_is_measured():
@@ -124,11 +126,11 @@ def woven_table(pieces: list[tuple[float, float, float, float]]) -> np.ndarray:
 def test_a_piece_of_the_cloths_own_colour_is_found_by_its_smooth_print():
     # colours alone cannot tell it from the cloth's purple checks (before: 0 or a few checks)
     woven = woven_table([PIECE])
-    smooth = smooth_regions(woven)
-    found = find_pieces(woven, smooth)
+    photo = mask_photo(woven)
+    found = find_pieces(photo)
     assert piece_share(found) == pytest.approx(1, abs=0.1)
-    assert find_pieces(woven, np.zeros_like(smooth)).mask[int(250 / found.factor),
-                                                         int(360 / found.factor)] == 0
+    by_colour = replace(photo, smooth=np.zeros_like(photo.smooth))
+    assert find_pieces(by_colour).mask[int(250 / found.factor), int(360 / found.factor)] == 0
 
 
 @pytest.mark.parametrize("light", [dict(glare=0.7), dict(shade=0.5)], ids=["glare", "shadow"])
