@@ -87,20 +87,36 @@ _U, _V = np.meshgrid(_STEPS, _STEPS)
 def sample_many(image: np.ndarray, centres: np.ndarray,
                 axes: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
     """`sample` for every centre (n × 2) under every pair of cell sides: (n, len(axes), S, S
-    [, channels]). One remap and one resize for all (per-call overhead was most of the time);
-    the supersampled blocks are stacked, and an integer INTER_AREA reduction averages each
-    block on its own, so every cell is exactly what `sample` alone gives."""
-    x_sides = np.float64([axis_x for axis_x, _ in axes])
-    y_sides = np.float64([axis_y for _, axis_y in axes])
-    points = (np.asarray(centres, np.float64)[:, None, None, None, :]
-              + _U[..., None] * x_sides[None, :, None, None, :]
-              + _V[..., None] * y_sides[None, :, None, None, :])  # (n, turns, fine, fine, 2)
-    count = len(centres) * len(axes)
+    [, channels])."""
+    return sample_each(image, *_under_every(centres, axes))
+
+
+def _under_every(centres: np.ndarray, axes: list[tuple[np.ndarray, np.ndarray]]
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The centres (n × 2) and the x and y sides of `axes`, shaped to broadcast together as
+    sample_each takes them: every centre under every pair of sides."""
+    return (np.asarray(centres, np.float64)[:, None],
+            np.float64([axis_x for axis_x, _ in axes])[None],
+            np.float64([axis_y for _, axis_y in axes])[None])
+
+
+def sample_each(image: np.ndarray, centres: np.ndarray, x_sides: np.ndarray,
+                y_sides: np.ndarray) -> np.ndarray:
+    """The cell at each of `centres` whose sides are the matching `x_sides` and `y_sides` (all
+    (…, 2), their leading axes broadcast together): (…, S, S[, channels]). One remap and one
+    resize for all (per-call overhead was most of the time); the supersampled blocks are
+    stacked, and an integer INTER_AREA reduction averages each block on its own, so every cell
+    is exactly what `sample` alone gives."""
+    points = (np.asarray(centres, np.float64)[..., None, None, :]
+              + _U[..., None] * np.float64(x_sides)[..., None, None, :]
+              + _V[..., None] * np.float64(y_sides)[..., None, None, :])  # (…, fine, fine, 2)
+    shape = points.shape[:-3]
+    count = int(np.prod(shape))
     points = points.reshape(count * _FINE, _FINE, 2)
     dense = cv2.remap(image, points[..., 0].astype(np.float32), points[..., 1].astype(np.float32),
                       cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     small = cv2.resize(dense, (SAMPLES, count * SAMPLES), interpolation=cv2.INTER_AREA)
-    return small.reshape(len(centres), len(axes), SAMPLES, SAMPLES, *image.shape[2:])
+    return small.reshape(*shape, SAMPLES, SAMPLES, *image.shape[2:])
 
 
 @dataclass(frozen=True, eq=False)
@@ -122,13 +138,20 @@ def bodies(image: np.ndarray, mask: np.ndarray, mask_factor: float, centres: np.
            axes: list[tuple[np.ndarray, np.ndarray]]) -> Body:
     """`body` at every centre (n × 2) at once, stacked along the turn axis: entry
     len(axes) · j + k is centre j under axes[k]."""
-    colour = sample_many(image, centres, axes)
-    scaled = [(axis_x / mask_factor, axis_y / mask_factor) for axis_x, axis_y in axes]
-    weight = np.clip(sample_many(mask.astype(np.float32), np.asarray(centres) / mask_factor,
-                                 scaled), 0, 1)
-    turns = len(centres) * len(axes)
-    return Body(colour.reshape(turns, SAMPLES, SAMPLES, -1).astype(np.float32),
-                (weight.reshape(turns, SAMPLES, SAMPLES) > 0.5).astype(np.float32))
+    return paired_bodies(image, mask, mask_factor, *_under_every(centres, axes))
+
+
+def paired_bodies(image: np.ndarray, mask: np.ndarray, mask_factor: float, centres: np.ndarray,
+                  x_sides: np.ndarray, y_sides: np.ndarray) -> Body:
+    """A body at each of `centres` with the matching sides (broadcast as sample_each takes
+    them), stacked in order along the turn axis; `body`'s arguments otherwise."""
+    colour = sample_each(image, centres, x_sides, y_sides)
+    weight = np.clip(sample_each(mask.astype(np.float32), np.asarray(centres) / mask_factor,
+                                 np.asarray(x_sides) / mask_factor,
+                                 np.asarray(y_sides) / mask_factor), 0, 1)
+    count = weight.size // (SAMPLES * SAMPLES)
+    return Body(colour.reshape(count, SAMPLES, SAMPLES, -1).astype(np.float32),
+                (weight.reshape(count, SAMPLES, SAMPLES) > 0.5).astype(np.float32))
 
 
 @dataclass(frozen=True, eq=False)

@@ -518,27 +518,36 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
     # clear of their rims, where table colour would weigh as a large colour error
     compared = cv2.erode(bare, np.ones((3, 3), np.uint8), iterations=CLEAR_OF_TABLE)
     axes = [_cell_axes(corners, row, col) for row in range(GRID) for col in range(GRID)]
-    visible, coverage = [], []
-    for centre, x_side, y_side in axes:
-        middle = [(x_side * 0.5, y_side * 0.5)]
-        visible.append(float(cells.body(work, seen, found.factor, centre, middle).weight.mean()))
-        coverage.append(float(cells.body(work, bare, found.factor, centre,
-                                         middle).weight.mean()) / max(visible[-1], 1e-6))
+    centres, x_sides, y_sides = (np.array(part) for part in zip(*axes, strict=True))
+
+    def middles(mask: np.ndarray) -> np.ndarray:
+        """(16, S, S) 1 where `mask` covers each cell's middle (half its sides)."""
+        return cells.paired_bodies(work, mask, found.factor, centres, x_sides * 0.5,
+                                   y_sides * 0.5).weight
+
+    visible = [float(weight.mean()) for weight in middles(seen)]
+    coverage = [float(weight.mean()) / max(shown, 1e-6)
+                for weight, shown in zip(middles(bare), visible, strict=True)]
     present = [share >= PRESENT or index in placed for index, share in enumerate(coverage)]
     # features vouch for a piece the mask sees; one the mask calls table (its colours the
     # table's, or the table sampled from pieces around a misplaced grid) must show its content
     vouched = {index for index in placed if coverage[index] >= PRESENT}
-
-    def sampled_body(index: int) -> cells.Body:
-        """The cell's body, its entry k the cell shifted by SHIFTS[k]."""
-        centre, x_side, y_side = axes[index]
-        # a piece whose colours are the table's is lost by the mask; its features in the
-        # cell's core place it all the same (neighbours' tabs do not reach the core)
-        lost = coverage[index] < PRESENT and index in placed
-        return cells.bodies(work, seen if lost else compared, found.factor,
-                            centre + SHIFTS @ np.stack([x_side, y_side]), [(x_side, y_side)])
-
-    sampled = [sampled_body(index) for index in range(GRID * GRID)]
+    # every cell's body, its entry k the cell shifted by SHIFTS[k], all sampled at once
+    shifted = np.stack([centre + SHIFTS @ np.stack([x_side, y_side])
+                        for centre, x_side, y_side in axes])  # (16, shifts, 2)
+    body = cells.paired_bodies(work, compared, found.factor, shifted, x_sides[:, None],
+                               y_sides[:, None])
+    each = (GRID * GRID, len(SHIFTS), cells.SAMPLES, cells.SAMPLES)
+    colour, weight = body.colour.reshape(*each, 3), body.weight.reshape(each)
+    # a piece whose colours are the table's is lost by the mask; its features in the cell's
+    # core place it all the same (neighbours' tabs do not reach the core)
+    lost = np.array([coverage[index] < PRESENT and index in placed
+                     for index in range(GRID * GRID)])
+    if lost.any():
+        weight[lost] = cells.paired_bodies(work, seen, found.factor, shifted[lost],
+                                           x_sides[lost, None], y_sides[lost, None]
+                                           ).weight.reshape(-1, *each[1:])
+    sampled = [cells.Body(*cell) for cell in zip(colour, weight, strict=True)]
     lit = _relit(sampled, bank, present)
     verdicts, mines = _judged(lit, refs, present, visible, vouched, distinct,
                               bank.texture >= STRUCTURED)
