@@ -629,22 +629,17 @@ def _light_fields(ratio: np.ndarray, weight: np.ndarray, cast: np.ndarray,
     products = np.dstack([weight * p for p in (np.ones_like(x), x, y, x * x, x * y, y * y)]
                          + [weight[..., None] * ratio * t[..., None]
                             for t in (np.ones_like(x), x, y)])  # (…, 6 + 9)
-    everywhere = _blurred(products, sigma)
-    fields = np.empty((GRID * GRID, side, side, 3), np.float32)
+    own = np.stack([_blurred(cell, sigma) for cell in _cells_of(products)])
+    sums = _cells_of(_blurred(products, sigma)) - own  # (16, S, S, 6 + 9)
     pairs = np.array([[0, 1, 2], [1, 3, 4], [2, 4, 5]])
-    for index in range(GRID * GRID):
-        row, col = divmod(index, GRID)
-        block = np.s_[row * side:(row + 1) * side, col * side:(col + 1) * side]
-        sums = everywhere[block] - _blurred(np.ascontiguousarray(products[block]), sigma)
-        moments = sums[..., pairs]  # (S, S, 3, 3)
-        rhs = sums[..., 6:].reshape(side, side, 3, 3)  # (S, S, term, channel)
-        here = np.stack([np.ones((side, side), np.float32), x[block], y[block]], -1)
-        moments += prior * here[..., :, None] * here[..., None, :] \
-            + LIGHT_FLAT * prior * np.diag([0.0, 1.0, 1.0])
-        rhs += prior * here[..., :, None] * cast
-        plane = np.linalg.solve(moments, rhs)
-        fields[index] = (here[..., :, None] * plane).sum(-2)
-    return fields
+    moments = sums[..., pairs]  # (16, S, S, 3, 3)
+    rhs = sums[..., 6:].reshape(GRID * GRID, side, side, 3, 3)  # (…, term, channel)
+    here = _cells_of(np.stack([np.ones_like(x), x, y], -1))  # (16, S, S, 3)
+    moments += prior * here[..., :, None] * here[..., None, :] \
+        + LIGHT_FLAT * prior * np.diag([0.0, 1.0, 1.0])
+    rhs += prior * here[..., :, None] * cast
+    plane = np.linalg.solve(moments, rhs)
+    return (here[..., :, None] * plane).sum(-2)
 
 
 def _blurred(image: np.ndarray, sigma: float) -> np.ndarray:
