@@ -37,10 +37,12 @@ How it works, and why:
   shape its own light, so a wrong piece cannot be lit into its cell's colours). A cell that is
   mostly table is missing. A present cell is right when its own cell is clearly the best
   explanation, or, when its content cannot tell (flat colour looks the same turned or moved),
-  when no other cell whose content can be told from its own explains it better, its seams
-  with its neighbours are closed (a turned or moved piece does not interlock) and some cell
-  of the reading is clearly right by its content (flat cells interlock on a grid laid wrong
-  too). Otherwise it is wrong: counting a
+  when no other cell whose content can be told from its own explains it better (but cells
+  holding their own pieces: one piece cannot be two), its seams with its neighbours are
+  closed (a turned or moved piece does not interlock; a neighbour counted wrong vouches only
+  when its own cell explains it best, as a wrong piece lying on top of its neighbours does
+  not) and some cell of the reading is clearly right by its content (flat cells interlock on
+  a grid laid wrong too). Otherwise it is wrong: counting a
   wrong piece right would undercharge the player (T6).
   Features vouch for a piece only where the mask sees one: a piece the mask calls table
   must show its content.
@@ -49,6 +51,7 @@ How it works, and why:
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cache
 
 import cv2
 import numpy as np
@@ -556,9 +559,10 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
     # on a grid laid wrong (turned, off the pieces) flat cells interlock with each other all
     # the same, and counting them right would undercharge the player
     anchored = verdicts.count("right") >= ANCHORS
-    states = [verdict if verdict != "unsure"
-              else _by_seams(found, corners, index, verdicts, bank) if anchored else "wrong"
-              for index, verdict in enumerate(verdicts)]
+    compared = [present[index] and visible[index] >= SEEN for index in range(GRID * GRID)]
+    states = _seams_decide(found, corners, bank, lit, refs, distinct, verdicts, mines,
+                           compared) if anchored \
+        else [verdict if verdict != "unsure" else "wrong" for verdict in verdicts]
     return _Reading(corners, states, fitness, verdicts.count("right"))
 
 
@@ -724,9 +728,7 @@ def _verdict(index: int, score: cells.Scores, vouched: set[int], distinct: np.nd
     blur colour distances; a wrong piece matching the colours by chance does not match the
     pattern). A cell whose pattern alone picks its own cell clearly is right up to UNLIKE:
     glare or a shadow's edge can take its colours that far."""
-    unlit = np.ones(3)  # the bodies come lit (_relit)
-    every = cells.distance(score, unlit, np.arange(len(SHIFTS))[:, None],
-                           np.arange(distinct.shape[1])[None]).min(0)
+    every = _distances(score)
     mine = float(every[index])
     told_apart = float(every[distinct[index]].min(initial=np.inf))
     beaten = (mine + CLEARLY < every) & (mine < CLEAR_RATIO * every)
@@ -749,6 +751,13 @@ def _verdict(index: int, score: cells.Scores, vouched: set[int], distinct: np.nd
     return "unsure", mine  # flat content looks the same turned or moved
 
 
+def _distances(score: cells.Scores) -> np.ndarray:
+    """A lit cell's distance to every picture cell under every turn, at its best shift."""
+    unlit = np.ones(3)  # the bodies come lit (_relit)
+    return cells.distance(score, unlit, np.arange(len(SHIFTS))[:, None],
+                          np.arange(score.pattern.shape[1])[None]).min(0)
+
+
 FOREIGN_SPAN = (0.2, 0.8)  # (share of a side) where along it a neighbour's tab may lie
 
 
@@ -768,20 +777,63 @@ def _clear_of_foreign_tabs(index: int, verdicts: list[str]) -> np.ndarray:
     return keep
 
 
+def _seams_decide(found: Pieces, corners: np.ndarray, bank: cells.Bank, lit: list[cells.Body],
+                  refs: cells.Bank, distinct: np.ndarray, verdicts: list[str],
+                  mines: list[float], compared: list[bool]) -> list[CellState]:
+    """The cells' states, the seams (_by_seams) deciding those their content cannot place:
+    the unsure, then the flat ones (their own cell within NOISE) that only cells holding their
+    own pieces explain better. One piece cannot be two: where every cell nearer than its own
+    holds its own piece (counted right, or leaning) and its own cell turned is not nearer,
+    its content cannot tell it from its own cell after all."""
+    states = [verdict if verdict != "unsure" else "wrong" for verdict in verdicts]
+    distances = cache(lambda index: _distances(cells.scores(lit[index], refs)))
+
+    def leaning(index: int) -> bool:
+        """Is the cell counted wrong, but explained best by its own cell of every cell and
+        turn: placed by its content only roughly (shade or glare beyond the noise), not
+        clearly another piece? A wrong piece lying there is nearest its own cell, or one like
+        it; its seams look closed all the same (it lies on top), so of the neighbours counted
+        wrong only such a one's seams vouch, as a right or unsure one's do."""
+        return verdicts[index] == "wrong" and compared[index] \
+            and int(np.argmin(distances(index))) == index
+
+    def only_taken_nearer(index: int) -> bool:
+        nearer = np.flatnonzero(distinct[index] & (distances(index) < mines[index])) \
+            % (GRID * GRID)
+        return all(cell != index and (states[cell] == "right" or leaning(cell))
+                   for cell in nearer)
+
+    def judge(indices: list[int]) -> None:
+        near = {other for index in indices for other in _neighbours(index) if leaning(other)}
+        for index in indices:
+            states[index] = _by_seams(found, corners, index, verdicts, bank, near)
+
+    judge([index for index, verdict in enumerate(verdicts) if verdict == "unsure"])
+    judge([index for index, verdict in enumerate(verdicts) if verdict == "wrong"
+           and compared[index] and mines[index] <= NOISE and only_taken_nearer(index)])
+    return states
+
+
+def _neighbours(index: int) -> list[int]:
+    """The cells sharing a side with cell `index`."""
+    row, col = divmod(index, GRID)
+    return [r * GRID + c for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
+            if 0 <= r < GRID and 0 <= c < GRID]
+
+
 def _by_seams(found: Pieces, corners: np.ndarray, index: int, verdicts: list[str],
-              bank: cells.Bank) -> CellState:
+              bank: cells.Bank, leaning: set[int] | frozenset[int] = frozenset()) -> CellState:
     """A cell its content cannot place is right when its cut interlocks: its seam with every
     neighbour that is clearly right is closed, and it is closed with at least one neighbour that
-    is right or unsure too. A turned or moved piece leaves table showing where its tabs and
-    blanks do not interlock; a seam open to a wrong neighbour says nothing about this piece."""
-    row, col = divmod(index, GRID)
+    is right or unsure too, or `leaning` (its own cell explains it best). A turned or
+    moved piece leaves table showing where its tabs and blanks do not interlock; a seam open to
+    a wrong neighbour says nothing about this piece."""
     joined = False
-    for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
-        if not (0 <= r < GRID and 0 <= c < GRID) or verdicts[r * GRID + c] not in (
-                "right", "unsure"):
+    for other in _neighbours(index):
+        if verdicts[other] not in ("right", "unsure") and other not in leaning:
             continue
-        closed = _seam_closed(found, corners, (row, col), (r, c), bank)
-        if not closed and verdicts[r * GRID + c] == "right":
+        closed = _seam_closed(found, corners, divmod(index, GRID), divmod(other, GRID), bank)
+        if not closed and verdicts[other] == "right":
             return "wrong"
         joined |= closed
     return "right" if joined else "wrong"

@@ -234,12 +234,18 @@ def test_t6_table_coloured_picture_at_a_seam(grey, expected):
                            _picture_bank(grey)) == expected
 
 
-def test_t6_a_flat_piece_with_no_neighbour_to_interlock_with_is_not_counted_right():
+@pytest.mark.parametrize("leaning, expected", [
     # nothing shows it the right way up: counting it right could undercharge the player
+    (set(), "wrong"),
+    # a neighbour counted wrong whose own cell explains it best (_leaning) is its own piece
+    # under light beyond the model's: its closed seam vouches as a right or unsure one's does
+    ({4}, "right"),
+], ids=["no-neighbour-to-interlock-with", "closed-with-a-leaning-neighbour"])
+def test_t6_a_flat_piece_among_neighbours_counted_wrong(leaning, expected):
     found, corners = _grid_pieces([])
     verdicts = ["wrong"] * 16
     verdicts[5] = "unsure"
-    assert count._by_seams(found, corners, 5, verdicts, FLAT_BANK) == "wrong"
+    assert count._by_seams(found, corners, 5, verdicts, FLAT_BANK, leaning) == expected
 
 
 # ---------------------------------------------------------------- rendered table photos
@@ -439,14 +445,19 @@ _PATTERN = cv2.resize(np.random.default_rng(4).normal(0, 14, (24, 32)).astype(np
 PATTERNED = np.clip(_BASE + _PATTERN[..., None], 0, 255).astype(np.uint8)
 
 
+def _lit_body(colour: np.ndarray) -> cells.Body:
+    """A cell's body showing `colour` (S, S, 3, lit) at every shift."""
+    shifts = len(count.SHIFTS)
+    return cells.Body(np.repeat(colour[None].astype(np.float32), shifts, 0),
+                      np.ones((shifts, cells.SAMPLES, cells.SAMPLES), np.float32))
+
+
 def _judged_alone(colour: np.ndarray, bank: cells.Bank, index: int) -> tuple[str, bool]:
     """The verdict on a cell showing `colour` (S, S, 3, lit) at `index`, and whether its colour
     alone picks its own cell clearly (the rule before structure was compared)."""
     shifts = len(count.SHIFTS)
-    body = cells.Body(np.repeat(colour[None].astype(np.float32), shifts, 0),
-                      np.ones((shifts, cells.SAMPLES, cells.SAMPLES), np.float32))
     refs = cells.turned(bank)
-    scored = cells.scores(body, refs)
+    scored = cells.scores(_lit_body(colour), refs)
     every = cells.distance(scored, np.ones(3), np.arange(shifts)[:, None],
                            np.arange(64)[None]).min(0)
     others = np.delete(every, index).min()
@@ -547,3 +558,56 @@ def test_t6_foreign_content_where_right_neighbours_tabs_lie_is_not_left_out():
 def test_t6_a_wrong_piece_amid_wrong_neighbours_stays_wrong_without_their_tabs(centre):
     assert _judged_with_tabs(wrong_neighbours=True, centre=centre) == "wrong"
 
+
+
+
+def _states_by_seams(picture: np.ndarray, shown: dict[int, np.ndarray],
+                     verdicts: list[str]) -> list[str]:
+    """The states _seams_decide gives cells of `verdicts` showing their own cells of
+    `picture`, or the lit colour in `shown`, on a rectangle whose seams are all closed."""
+    bank = cells.bank(picture)
+    refs = cells.turned(bank)
+    lit = [_lit_body(shown.get(index, bank.cells[index])) for index in range(16)]
+    mines = [float(count._distances(cells.scores(body, refs))[index])
+             for index, body in enumerate(lit)]
+    found, corners = _grid_pieces([])
+    return count._seams_decide(found, corners, bank, lit, refs, count._distinct(bank, refs),
+                               verdicts, mines, [True] * 16)
+
+
+@pytest.mark.parametrize("shown_at_0, expected", [
+    # a tint beyond the light model's (cells.TINT) takes its own piece beyond the noise of its
+    # cell: counted wrong, its own cell is still the nearest of every cell and turn
+    (0, "right"),
+    # the same tint on another cell's piece lying there leaves that other cell nearest: lying
+    # on top of its neighbours, its closed seams vouch for nothing
+    (2, "wrong"),
+], ids=["own-piece-tinted", "another-piece-tinted"])
+def test_t6_a_neighbour_counted_wrong_vouches_only_when_its_own_cell_explains_it_best(
+        shown_at_0, expected):
+    picture = _BASE.astype(np.uint8)
+    cell_of = cells.bank(picture).cells
+    verdicts = ["wrong"] * 16
+    verdicts[15], verdicts[1] = "right", "unsure"
+    shown = {0: cell_of[shown_at_0] * np.float32([1.3, 1, 0.8]), 2: cell_of[15], 5: cell_of[15]}
+    assert _judged_alone(shown[0], cells.bank(picture), 0)[0] == "wrong"
+    assert _states_by_seams(picture, shown, verdicts)[1] == expected
+
+
+@pytest.mark.parametrize("verdict_1, shown_at_1, expected", [
+    # cell 1 holds its own piece: one piece cannot be two, so it is not cell 1's, and its
+    # content (within the noise of its own cell) cannot tell it from its own; its seams decide
+    ("right", 112, "right"),
+    # cell 1 holds another piece: the flat piece at cell 0 may be cell 1's
+    ("wrong", 100, "wrong"),
+], ids=["nearer-cell-holds-its-own-piece", "nearer-cell-holds-another"])
+def test_t6_a_flat_cell_explained_better_only_by_cells_holding_their_own_pieces(
+        verdict_1, shown_at_1, expected):
+    picture = np.full((300, 400, 3), 100, np.uint8)
+    picture[:75, 100:200] = 112  # cell 1: content can tell it from the others (DISTINCT)
+    verdicts = ["wrong"] * 16
+    verdicts[1] = verdict_1
+    shown = {0: np.full((cells.SAMPLES, cells.SAMPLES, 3), 107, np.float32),
+             1: np.full((cells.SAMPLES, cells.SAMPLES, 3), shown_at_1, np.float32)}
+    assert _judged_alone(shown[0], cells.bank(picture), 0)[0] == "wrong"
+    assert _states_by_seams(picture, shown, verdicts)[0] == expected
