@@ -310,11 +310,23 @@ def upright(mask: np.ndarray, angle: float) -> tuple[np.ndarray, np.ndarray]:
     return cv2.warpAffine(mask, turn, (side, side), flags=cv2.INTER_NEAREST), turn
 
 
-def extent(profile: np.ndarray, share: float = 0.6) -> tuple[int, int]:
+TYPICAL = 0.9  # (share of the width kept over a quarter of the profile) body, whatever tabs
+
+
+def extent(profile: np.ndarray, share: float = 0.6, typical: bool = False) -> tuple[int, int]:
     """First and one-past-last index where the profile reaches `share` of its maximum: a piece's
-    body, without tabs (narrower than a body) but with blanks (which only dent it)."""
-    above = np.flatnonzero(profile >= share * profile.max()) if profile.max() > 0 else []
-    return (int(above[0]), int(above[-1]) + 1) if len(above) else (0, 0)
+    body, without tabs (narrower than a body) but with blanks (which only dent it). With
+    `typical`, every place nearly as wide (TYPICAL) as the width the profile keeps over a
+    quarter of its length counts too: where a tab on each long side of a pair lines up, the
+    pair is body plus two tabs wide over a tab's width only, and a share of that can exceed
+    the bodies' own width (a pair read short, a corner touch read as bodies in line)."""
+    if profile.max() <= 0:
+        return (0, 0)
+    level = share * profile.max()
+    if typical:
+        level = min(level, TYPICAL * np.percentile(profile[profile > 0], 75))
+    above = np.flatnonzero(profile >= level)
+    return (int(above[0]), int(above[-1]) + 1)
 
 
 @dataclass(frozen=True)
@@ -433,7 +445,7 @@ def read_pair(pieces: Pieces) -> Pair | None:
     mask, turn = upright(pieces.mask, pieces.angle)
     bare, _ = upright(pieces.bare, pieces.angle)
     columns, rows = mask.sum(0).astype(np.float64), mask.sum(1).astype(np.float64)
-    (x0, x1), (y0, y1) = extent(columns), extent(rows)
+    (x0, x1), (y0, y1) = extent(columns, typical=True), extent(rows, typical=True)
     transposed = y1 - y0 > x1 - x0
     if transposed:
         mask, bare, (x0, x1) = mask.T, bare.T, (y0, y1)
@@ -441,7 +453,7 @@ def read_pair(pieces: Pieces) -> Pair | None:
         return None
     middle = (x0 + x1) / 2
     halves = [mask[:, x0:int(middle)], mask[:, int(middle):x1]]
-    spans = [extent(half.sum(1).astype(np.float64)) for half in halves]
+    spans = [extent(half.sum(1).astype(np.float64), typical=True) for half in halves]
     across = float(np.mean([bottom - top for top, bottom in spans]))
     along = (x1 - x0) / 2
     if across < 4:

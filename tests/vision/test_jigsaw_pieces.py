@@ -161,8 +161,15 @@ def test_the_angle_of_a_turned_rectangle_is_found_modulo_a_quarter_turn(degrees)
     assert min(abs(found - degrees), 90 - abs(found - degrees)) < 2.5
 
 
-def test_two_bodies_joined_end_to_end_close_the_seam():
-    pair = read_pair(pieces_in(table_with([(250, 250, 150, 120), (400, 250, 150, 120)], 30)))
+LINED_UP_TABS = [(305, 205, 40, 45), (305, 370, 40, 45)]  # a tab on each long side, opposite
+
+
+@pytest.mark.parametrize("tabs", [[], LINED_UP_TABS], ids=["plain", "tabs-lined-up"])
+def test_two_bodies_joined_end_to_end_close_the_seam(tabs):
+    # tabs-lined-up: across them the pair is 210 pixels wide, and 0.6 of that widest place
+    # is more than the bodies' own 120: the bodies were read 62 pixels long, not 150
+    pair = read_pair(pieces_in(table_with([(250, 250, 150, 120), (400, 250, 150, 120),
+                                           *tabs], 30)))
     assert pair.seam > 0.99 and pair.level < 0.05
     assert pair.along == pytest.approx(150, rel=0.05)
     assert pair.across == pytest.approx(120, rel=0.05)
