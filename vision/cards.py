@@ -1047,7 +1047,9 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
     if freed != blobs + cut:
         kept = set(blobs)
         cut = [b for b in freed if b in cut]
-        blobs = [b for b in freed if b in kept or b not in cut and on_paper(*b[:4])]
+        # A digit freed from a frame on paper is on paper: its own ring reaches past the frame.
+        blobs = [b for b in freed if b in kept or b not in cut and (
+            on_paper(*b[:4]) or any(_encloses(np.array(k), np.array(b)) for k in kept))]
     blobs = _without_frames(blobs, stats, labels)
     groups = _group_digits(blobs, cut)
     if not groups:
@@ -1123,9 +1125,13 @@ def _freed_from_frames(blobs: list[Blob], stats: np.ndarray, labels: np.ndarray
     rings another) and is mostly bare (ink on at most a third of its box), it is opened by a
     square of most of the enclosed digits' stroke width; if what stays is only digit-sized
     pieces (no line the height of the frame, none flat), those pieces are the blob's digits and
-    the frame's lines are dropped. Returns the blobs, stats and labels (updated, pieces beyond
-    the first under new labels)."""
-    if len(blobs) < 2:
+    the frame's lines are dropped. A numeral whose every digit touches the frame (unseen seed
+    5028: a 12 as wide as the inner frame) leaves no digit enclosed: a blob whose lines run
+    along all four sides of its box is opened so too, by its own thickest stroke, and what stays
+    must be two digits that pair (one alone may be a piece of a 10, 11 or 12, which read as a
+    1 or a 2 would be a wrong card). Returns the blobs, stats and labels (updated, pieces
+    beyond the first under new labels)."""
+    if not blobs:
         return blobs, stats, labels
     boxes = np.array([b[:4] for b in blobs], np.float64)
     x0, y0 = boxes[:, 0], boxes[:, 1]
@@ -1135,28 +1141,30 @@ def _freed_from_frames(blobs: list[Blob], stats: np.ndarray, labels: np.ndarray
     for x, y, w, h, label in blobs:
         inner = np.flatnonzero(digits & (x0 > x) & (y0 > y) & (x1 < x + w) & (y1 < y + h)
                                & (boxes[:, 3] <= 2 * h / 3))
-        if stats[label, 4] > w * h / 3 or not inner.size:
+        # Mostly bare; holding the digits that touch it, a frame is inked more.
+        if stats[label, 4] > w * h * (1 / 3 if inner.size else 0.45) \
+                or not inner.size and h < 3 * 9:  # no room for a numeral's digit
             freed.append((x, y, w, h, label))
             continue
-        strokes = []
-        for i in inner:
-            ix, iy, iw, ih, own = blobs[i]
-            digit = (labels[iy:iy + ih, ix:ix + iw] == own).astype(np.uint8)
-            # At most its box's narrower side: a blob that fills its box has no background in
-            # it, and its distance transform is unbounded.
-            strokes.append(min(2 * float(cv2.distanceTransform(digit, cv2.DIST_L2, 3).max()),
-                               float(min(iw, ih))))
         window = labels[y:y + h, x:x + w]
         mine = (window == label).astype(np.uint8)
+        if not inner.size and not _lined_round(mine):
+            freed.append((x, y, w, h, label))
+            continue
+        strokes = [_stroke(mine)] if not inner.size else \
+            [_stroke(labels[iy:iy + ih, ix:ix + iw] == own)
+             for ix, iy, iw, ih, own in (blobs[i] for i in inner)]
+        # What else stays must be specks: the frame's corners; with no digit enclosed, whose
+        # strokes tell how thick an opening keeps them, ornaments up to half the frame's width.
+        speck, shortest = (9, 9) if inner.size else (min(w, h) / 2, max(9, h / 4))
         # The thinnest opening that leaves no line: thicker ones would thin the digits more.
         for side in range(3, max(3, int(0.6 * float(np.median(strokes)))) + 1):
             opened = cv2.morphologyEx(mine, cv2.MORPH_OPEN, np.ones((side, side), np.uint8))
             count, parts, part_stats, _ = cv2.connectedComponentsWithStats(opened,
                                                                            connectivity=8)
-            pieces = [i for i in range(1, count) if 9 <= part_stats[i, 3] <= 2 * h / 3
+            pieces = [i for i in range(1, count) if shortest <= part_stats[i, 3] <= 2 * h / 3
                       and 0.2 * part_stats[i, 3] <= part_stats[i, 2] < 2.5 * part_stats[i, 3]]
-            # What else stays must be specks (the frame's corners): no line nor flat piece.
-            if pieces and all(part_stats[i, 2:4].max() < 9 for i in range(1, count)
+            if pieces and all(part_stats[i, 2:4].max() < speck for i in range(1, count)
                               if i not in pieces):
                 break
         else:
@@ -1164,10 +1172,13 @@ def _freed_from_frames(blobs: list[Blob], stats: np.ndarray, labels: np.ndarray
             continue
         # A piece freed is a digit of the enclosed numeral, on its line and of its height: else
         # it is artwork that the frame held, and the frame stays whole.
-        boxes_freed = [(x + px, y + py, pw, ph, 0) for px, py, pw, ph, _ in
-                       (part_stats[i].astype(int) for i in pieces)]
-        if not all(any(_pair_misfit(*sorted((piece, blobs[j]), key=lambda b: b[0])) < 1
-                       for j in inner) for piece in boxes_freed):
+        boxes_freed = sorted(((x + px, y + py, pw, ph, 0) for px, py, pw, ph, _ in
+                              (part_stats[i].astype(int) for i in pieces)), key=lambda b: b[0])
+        if inner.size and not all(any(_pair_misfit(*sorted((piece, blobs[j]),
+                                                           key=lambda b: b[0])) < 1
+                                      for j in inner) for piece in boxes_freed) \
+                or not inner.size and (len(boxes_freed) != 2
+                                       or _pair_misfit(*boxes_freed) >= 1):
             freed.append((x, y, w, h, label))
             continue
         window[mine > 0] = 0
@@ -1182,6 +1193,22 @@ def _freed_from_frames(blobs: list[Blob], stats: np.ndarray, labels: np.ndarray
                 stats = np.vstack([stats, row])
             freed.append((x + px, y + py, pw, ph, own))
     return freed, stats, labels
+
+
+def _stroke(digit: np.ndarray) -> float:
+    """A blob's thickest stroke, pixels: twice its distance transform's peak, at most its box's
+    narrower side (a blob that fills its box has no background, and no bound on the distance)."""
+    digit = digit.astype(np.uint8)
+    return min(2 * float(cv2.distanceTransform(digit, cv2.DIST_L2, 3).max()),
+               float(min(digit.shape)))
+
+
+def _lined_round(blob: np.ndarray) -> bool:
+    """Whether a blob (its box's mask) runs along nearly all of each of its box's four sides, as
+    a printed frame does and no digit."""
+    strip = max(2, min(blob.shape) // 12)
+    return all(side.any(axis=0).mean() >= 0.8
+               for side in (blob[:strip], blob[-strip:], blob[:, :strip].T, blob[:, -strip:].T))
 
 
 def _without_frames(blobs: list[Blob], stats: np.ndarray, labels: np.ndarray) -> list[Blob]:
@@ -1611,12 +1638,14 @@ def _top_stroke(digit: Blob, bars: list[Blob]) -> list[Blob]:
     wider than a digit is tall, as one piece with it (or none): glare or blur thins the join of
     a 7's or a 5's top bar below INK, and the stroke beneath, read alone, passes for a 1 (unseen
     seed 3031: a 7's bar lay a third of its height above its stem, and the bar, read across the
-    card, won as a sure 1). A stroke is a tenth of the digit's height thick at least: the
+    card, won as a sure 1). On a card turned 180 degrees the head is down: the stroke may lie
+    under the digit as well (unseen seed 6053: three turned 5s of a display face, their flags
+    apart, read as sure 1s). A stroke is a tenth of the digit's height thick at least: the
     hairline of a frame printed just over a small numeral is none."""
     x, y, w, h, _ = digit
     strokes = [bar for bar in bars
                if 1.1 * w + 4 <= bar[2] <= h and bar[3] >= 0.1 * h
-               and -0.15 * h <= y - (bar[1] + bar[3]) <= 0.5 * h
+               and -0.15 * h <= max(y - (bar[1] + bar[3]), bar[1] - (y + h)) <= 0.5 * h
                and bar[0] < x + w and x < bar[0] + bar[2]]
     return strokes if len(strokes) == 1 else []
 
