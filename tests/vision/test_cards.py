@@ -642,6 +642,18 @@ def test_every_card_of_a_hard_photo_is_read(seed, kind):
 
 @pytest.mark.skipif(not render_plaza_unseen.unseen_typefaces(),
                     reason=render_plaza_unseen.MISSING_FONTS)
+def test_a_lone_card_lit_dimly_in_a_corner_is_read():
+    # Fresh tuning seed 5036 (5 MP, noise high, dark gravel): a lone Red 8 in a dim corner, lit
+    # at 0.46 of the photo's brightest light, sat at the paper test's bound: noise left 0.54 of
+    # its card box paper and it was missed.
+    photo = render_plaza_unseen.render_photo(5036, kind="legal")
+    reading = read_plaza(decode_photo(photo.jpeg))
+    assert Card(R, 8) in {seen.card for seen in reading.cards}
+    assert {seen.card for seen in reading.cards} <= {placed.card for placed in photo.cards}
+
+
+@pytest.mark.skipif(not render_plaza_unseen.unseen_typefaces(),
+                    reason=render_plaza_unseen.MISSING_FONTS)
 def test_an_eleven_touching_its_double_frame_is_read():
     # Tuning seed 3001 of the independent renderer (NotoSans-Bold, double frame): the second 1
     # of the Black 11 touches the inner frame; read as one blob with it, the card was missed.
