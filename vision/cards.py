@@ -256,7 +256,7 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
     # In a hand, cards lie apart, each ringed by table: the second look also takes in dimly lit
     # paper beside paper (a card in shade). On a Plaza that paper can bridge touching cards,
     # and a frame across them misplaced a numeral (unseen tuning seed 1026). The dim mask, grown
-    # so too, is looked at for lone cards only (_read_uncut), which it cannot bridge.
+    # so too, is looked at for lone cards only (_read_uncut), as a second look.
     paper, loose, dim = _paper_masks(small[::2, ::2], normalised[::2, ::2],
                                      (0.3, LOOSE_TINT, 0.3), grown=(False, not on_plaza, True))
     # Outlines are cut along edges, so that cards on a pale table (and touching cards) part; not
@@ -285,7 +285,10 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
         if not read:
             empty.append(region)
     found += _parted(_read_uncut(normalised, paper, found, scale, on_plaza, axis), seconds)
-    found += _parted(_read_uncut(normalised, dim, found, scale, on_plaza, axis), seconds)
+    # Grown paper can make a piece of a Plaza block card-shaped: what it reads is a second look,
+    # kept only where nothing else is read (_with_second_looks).
+    seconds += [replace(reading, second_look=True)
+                for reading in _read_uncut(normalised, dim, found, scale, on_plaza, axis)]
     # A lone card whose outline is lost (a picture or the table's edge cuts its paper) has only
     # its numeral to size it by, which varies between decks; the cards already read are the same
     # pack, so their width sizes it better, and its paper can then be checked.
