@@ -255,9 +255,10 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
     # Half size: plenty for outlines. The loose mask is for a second look (_read_off_white).
     # In a hand, cards lie apart, each ringed by table: the second look also takes in dimly lit
     # paper beside paper (a card in shade). On a Plaza that paper can bridge touching cards,
-    # and a frame across them misplaced a numeral (unseen tuning seed 1026).
-    paper, loose = _paper_masks(small[::2, ::2], normalised[::2, ::2], (0.3, LOOSE_TINT),
-                                grow_last=not on_plaza)
+    # and a frame across them misplaced a numeral (unseen tuning seed 1026). The dim mask, grown
+    # so too, is looked at for lone cards only (_read_uncut), as a second look.
+    paper, loose, dim = _paper_masks(small[::2, ::2], normalised[::2, ::2],
+                                     (0.3, LOOSE_TINT, 0.3), grown=(False, not on_plaza, True))
     # Outlines are cut along edges, so that cards on a pale table (and touching cards) part; not
     # along the edges of ink (numerals, emblems), which would cut a card into pieces.
     edges = cv2.Canny(cv2.cvtColor(small[::2, ::2], cv2.COLOR_BGR2GRAY), 25, 50)
@@ -284,6 +285,10 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
         if not read:
             empty.append(region)
     found += _parted(_read_uncut(normalised, paper, found, scale, on_plaza, axis), seconds)
+    # Grown paper can make a piece of a Plaza block card-shaped: what it reads is a second look,
+    # kept only where nothing else is read (_with_second_looks).
+    seconds += [replace(reading, second_look=True)
+                for reading in _read_uncut(normalised, dim, found, scale, on_plaza, axis)]
     # A lone card whose outline is lost (a picture or the table's edge cuts its paper) has only
     # its numeral to size it by, which varies between decks; the cards already read are the same
     # pack, so their width sizes it better, and its paper can then be checked.
@@ -339,8 +344,9 @@ def _with_second_looks(found: list[_Reading], seconds: list[_Reading]) -> list[_
 def _read_uncut(normalised: np.ndarray, paper: np.ndarray, found: list[_Reading], scale: float,
                 on_plaza: bool, axis: float | None) -> list[_Reading]:
     """Lone cards whose paper the edges cut into pieces (a faint pattern printed under the
-    numeral, noise: unseen seed 3011 lost a whole hand so), read from the paper mask alone, not
-    cut along edges, where it has a lone card's outline and no card was read in it."""
+    numeral, noise: unseen seed 3011 lost a whole hand so), or noise speckles at the brightness
+    bound (a card in a dim corner: unseen seed 5036), read from a paper mask alone, not cut
+    along edges, where it has a lone card's outline and no card was read in it."""
     more = []
     centres = [tuple(float(v) for v in r.frame.mean(axis=0) * scale) for r in found]
     for region in _regions(paper):
@@ -679,9 +685,9 @@ def _paper_mask(small: np.ndarray, normalised: np.ndarray, tint: float = 0.3) ->
 
 
 def _paper_masks(small: np.ndarray, normalised: np.ndarray, tints: tuple[float, ...],
-                 grow_last: bool = False) -> tuple[np.ndarray, ...]:
-    """_paper_mask for each of the `tints`, sharing the work they have in common; with
-    `grow_last`, the last one also takes in dimly lit paper beside paper."""
+                 grown: tuple[bool, ...] = ()) -> tuple[np.ndarray, ...]:
+    """_paper_mask for each of the `tints`, sharing the work they have in common; those marked
+    in `grown` also take in dimly lit paper beside paper."""
     low = _channel_min(normalised)
     spread = np.maximum(np.maximum(normalised[..., 0], normalised[..., 1]),
                         normalised[..., 2]) - low
@@ -694,14 +700,15 @@ def _paper_masks(small: np.ndarray, normalised: np.ndarray, tints: tuple[float, 
     tinge = top - _channel_min(balanced)
     pale = (low > 0.72) & (spread < 0.22)
     masks = [(pale & (top >= 0.45) & (tinge < tint * top)).astype(np.uint8) for tint in tints]
-    if grow_last:
-        # A card lit dimly (in shade, or by a gradient of light) sits at the brightness bound,
-        # which noise speckles: its paper is the bright pixels grown a few pixels into dim ones
-        # that are otherwise paper, as Canny's hysteresis grows edges. Only a few: a dim table
-        # touching the cards is no paper.
-        dim = (pale & (top >= 0.3) & (tinge < tints[-1] * top)).astype(np.uint8)
-        for _ in range(3):
-            masks[-1] = cv2.dilate(masks[-1], np.ones((3, 3), np.uint8)) & dim
+    # A card lit dimly (in a dark corner, in shade, by a gradient of light) sits at the
+    # brightness bound, which noise speckles: its paper is the bright pixels grown a few pixels
+    # into dim ones that are otherwise paper, as Canny's hysteresis grows edges. Only a few: a
+    # dim table touching the cards is no paper.
+    for index, tint in enumerate(tints):
+        if index < len(grown) and grown[index]:
+            dim = (pale & (top >= 0.3) & (tinge < tint * top)).astype(np.uint8)
+            for _ in range(3):
+                masks[index] = cv2.dilate(masks[index], np.ones((3, 3), np.uint8)) & dim
     return tuple(masks)
 
 
