@@ -52,12 +52,13 @@ class Bank:
         (cells,): made once per bank, which every reading of a photo judges by."""
         return self.cells.reshape(len(self.cells), -1, 3).std(1).mean(-1)
 
-
-def turned(cells: Bank) -> Bank:
-    """The bank with every cell also turned by one, two and three quarter turns clockwise:
-    cell i turned k times is entry 16 k + i."""
-    return Bank(np.concatenate([np.rot90(cells.cells, -k, axes=(1, 2)) for k in range(4)]),
-                cells.size)
+    @cached_property
+    def turned(self) -> Bank:
+        """The bank with every cell also turned by one, two and three quarter turns clockwise
+        (cell i turned k times is entry 16 k + i): made once per bank, with its own by_sample,
+        which every reading of a photo scores against."""
+        return Bank(np.concatenate([np.rot90(self.cells, -k, axes=(1, 2)) for k in range(4)]),
+                    self.size)
 
 
 def bank(image: np.ndarray) -> Bank:
