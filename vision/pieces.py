@@ -564,8 +564,8 @@ def _straightest_line(points: np.ndarray, length: float) -> tuple[np.ndarray, np
     if not len(start):
         on = np.ones(len(points), bool)
     else:
-        offsets = np.abs((points[None] - start[:, None])[..., 0] * run[:, None, 1]
-                         - (points[None] - start[:, None])[..., 1] * run[:, None, 0])
+        offsets = np.abs((points[:, 0] - start[:, 0, None]) * run[:, 1, None]
+                         - (points[:, 1] - start[:, 1, None]) * run[:, 0, None])
         on = offsets[np.argmax((offsets < tolerance).sum(1))] < tolerance
     vx, vy, x, y = cv2.fitLine(np.float32(points[on]), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
     return np.array([x, y], np.float64), np.array([vx, vy], np.float64)
