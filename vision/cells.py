@@ -52,12 +52,13 @@ class Bank:
         (cells,): made once per bank, which every reading of a photo judges by."""
         return self.cells.reshape(len(self.cells), -1, 3).std(1).mean(-1)
 
-
-def turned(cells: Bank) -> Bank:
-    """The bank with every cell also turned by one, two and three quarter turns clockwise:
-    cell i turned k times is entry 16 k + i."""
-    return Bank(np.concatenate([np.rot90(cells.cells, -k, axes=(1, 2)) for k in range(4)]),
-                cells.size)
+    @cached_property
+    def turned(self) -> Bank:
+        """The bank with every cell also turned by one, two and three quarter turns clockwise
+        (cell i turned k times is entry 16 k + i): made once per bank, with its own by_sample,
+        which every reading of a photo scores against."""
+        return Bank(np.concatenate([np.rot90(self.cells, -k, axes=(1, 2)) for k in range(4)]),
+                    self.size)
 
 
 def bank(image: np.ndarray) -> Bank:
@@ -107,13 +108,14 @@ def sample_each(image: np.ndarray, centres: np.ndarray, x_sides: np.ndarray,
     resize for all (per-call overhead was most of the time); the supersampled blocks are
     stacked, and an integer INTER_AREA reduction averages each block on its own, so every cell
     is exactly what `sample` alone gives."""
-    points = (np.asarray(centres, np.float64)[..., None, None, :]
-              + _U[..., None] * np.float64(x_sides)[..., None, None, :]
-              + _V[..., None] * np.float64(y_sides)[..., None, None, :])  # (…, fine, fine, 2)
-    shape = points.shape[:-3]
+    centres, x_sides, y_sides = (np.asarray(part, np.float64)[..., None, None, :]
+                                 for part in (centres, x_sides, y_sides))
+    # x and y each on its own plane (…, fine, fine): no strided (…, 2) arrays
+    x, y = (np.float32(centres[..., axis] + _U * x_sides[..., axis] + _V * y_sides[..., axis])
+            for axis in (0, 1))
+    shape = x.shape[:-2]
     count = int(np.prod(shape))
-    points = points.reshape(count * _FINE, _FINE, 2)
-    dense = cv2.remap(image, points[..., 0].astype(np.float32), points[..., 1].astype(np.float32),
+    dense = cv2.remap(image, x.reshape(count * _FINE, _FINE), y.reshape(count * _FINE, _FINE),
                       cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     small = cv2.resize(dense, (SAMPLES, count * SAMPLES), interpolation=cv2.INTER_AREA)
     return small.reshape(*shape, SAMPLES, SAMPLES, *image.shape[2:])

@@ -106,7 +106,7 @@ def count_pieces(photo: np.ndarray, picture: Picture) -> PieceCount:
     # pieces' colours, and its grain tells it from their print
     at_mask = mask_photo(scene.work)
     lying = _Lying(_piece_centres(placed, picture), find_pieces(at_mask), at_mask)
-    distinct = _distinct(bank, cells.turned(bank))  # the picture's alone: once per count
+    distinct = _distinct(bank, bank.turned)  # the picture's alone: once per count
     readings: list[_Reading] = []
     for group in _placements(placed, picture):
         if _decisive(readings):
@@ -512,7 +512,7 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
     cell is wrong (the reading loses to any other)."""
     if not _laid_on_pieces(corners, bank, lying):
         return _Reading(corners, ["wrong"] * (GRID * GRID), np.inf, -1)
-    refs = cells.turned(bank)
+    refs = bank.turned
     # Beyond the photo's edge nothing is seen: sampling repeats the edge pixels there, so the
     # masks get a frame of zeros (the piece mask: not piece; `seen`: not seen).
     seen = np.pad(np.ones(np.subtract(found.bare.shape, 2), np.uint8), 1)

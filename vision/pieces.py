@@ -76,12 +76,29 @@ def nearest_table(pixels: np.ndarray, centres: np.ndarray) -> np.ndarray:
     lightness (uneven light)."""
     first, second = np.triu_indices(len(centres))
     start, run = centres[first], centres[second] - centres[first]
-    flat = pixels.reshape(-1, 1, 3)
-    along = np.clip(((flat - start) * run).sum(-1) / np.maximum((run ** 2).sum(-1), 1e-6), 0, 1)
-    gap = flat - (start + along[..., None] * run)
-    lightness = np.maximum(np.abs(gap[..., 0]) - LIGHTNESS_SLACK, 0)
-    near = np.sqrt(lightness ** 2 + gap[..., 1] ** 2 + gap[..., 2] ** 2).min(-1)
+    channels = _channels(pixels)
+    offset = channels - start.T[:, None]
+    along = np.clip(_dot(offset, run) / np.maximum((run ** 2).sum(-1), 1e-6), 0, 1)
+    gap = offset  # its memory reused: `along` has read the offsets
+    for channel in range(3):
+        np.subtract(channels[channel], start[:, channel] + along * run[:, channel],
+                    out=gap[channel])
+    lightness = np.maximum(np.abs(gap[0]) - LIGHTNESS_SLACK, 0)
+    # the root after the least: it is monotonic and exactly rounded, so the same to the bit
+    near = np.sqrt((lightness ** 2 + gap[1] ** 2 + gap[2] ** 2).min(-1))
     return near.reshape(pixels.shape[:-1])
+
+
+def _channels(pixels: np.ndarray) -> np.ndarray:
+    """The pixels (any shape ending in 3) as three channel planes (3, n, 1), to meet m colours
+    in (n, m) planes: far less memory traffic than (n, m, 3) arrays reduced over their last axis."""
+    return pixels.reshape(-1, 3).T[:, :, None]
+
+
+def _dot(planes: np.ndarray, colours: np.ndarray) -> np.ndarray:
+    """(n, m) the dot products of channel `planes` (3, n, m or 1) with `colours` (m × 3), summed
+    in channel order (as .sum(-1) over (n, m, 3), to the bit)."""
+    return planes[0] * colours[:, 0] + planes[1] * colours[:, 1] + planes[2] * colours[:, 2]
 
 
 def _distinct_colours(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -258,15 +275,17 @@ def _unlit(pixels: np.ndarray, table: np.ndarray) -> np.ndarray:
     glare and shade: the residual of the least-squares fit g·white + β·c, g and β held to
     MOST_GLARE and SHADE (a slight ridge keeps a grey table, whose c is white's direction,
     solvable)."""
-    p, c = pixels[:, None, :], table[None]
-    cc, wc, wp, cp = (c * c).sum(-1), c.sum(-1), p.sum(-1), (c * p).sum(-1)
+    channels = _channels(pixels)
+    cc, wc, wp = (table * table).sum(-1), table.sum(-1), pixels.sum(-1)[:, None]
+    cp = _dot(channels, table)
     ridge = 1e-3 * (3 + cc)
     glare = ((cc + ridge) * wp - wc * cp) / ((3 + ridge) * (cc + ridge) - wc ** 2)
-    glare = np.clip(glare, 0, MOST_GLARE)[..., None]
-    rest = p - glare
-    body = np.clip((c * rest).sum(-1, keepdims=True) / np.maximum(cc, 1e-6)[..., None],
+    glare = np.clip(glare, 0, MOST_GLARE)
+    rest = channels - glare
+    body = np.clip(_dot(rest, table) / np.maximum(cc, 1e-6),
                    (1 - glare) * SHADE[0], (1 - glare) * SHADE[1])
-    return np.linalg.norm(rest - body * c, axis=-1).min(1)
+    rest -= body * table.T[:, None]
+    return np.sqrt((rest[0] ** 2 + rest[1] ** 2 + rest[2] ** 2).min(1))
 
 
 def _light(photo: MaskPhoto, mask: np.ndarray, centres: np.ndarray,
@@ -557,8 +576,8 @@ def _straightest_line(points: np.ndarray, length: float) -> tuple[np.ndarray, np
     if not len(start):
         on = np.ones(len(points), bool)
     else:
-        offsets = np.abs((points[None] - start[:, None])[..., 0] * run[:, None, 1]
-                         - (points[None] - start[:, None])[..., 1] * run[:, None, 0])
+        offsets = np.abs((points[:, 0] - start[:, 0, None]) * run[:, 1, None]
+                         - (points[:, 1] - start[:, 1, None]) * run[:, 0, None])
         on = offsets[np.argmax((offsets < tolerance).sum(1))] < tolerance
     vx, vy, x, y = cv2.fitLine(np.float32(points[on]), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
     return np.array([x, y], np.float64), np.array([vx, vy], np.float64)

@@ -425,7 +425,7 @@ def test_t6_a_flat_cell_another_cell_content_can_tell_apart_explains_better_is_w
     picture = np.full((300, 400, 3), 100, np.uint8)
     picture[:75, 100:200] = 112  # cell 1: content can tell it from the others (DISTINCT)
     bank = cells.bank(picture)
-    refs = cells.turned(bank)
+    refs = bank.turned
     distinct = count._distinct(bank, refs)
     assert distinct[0, 1] and not distinct[0, 2]
     shifts = len(count.SHIFTS)
@@ -456,7 +456,7 @@ def _judged_alone(colour: np.ndarray, bank: cells.Bank, index: int) -> tuple[str
     """The verdict on a cell showing `colour` (S, S, 3, lit) at `index`, and whether its colour
     alone picks its own cell clearly (the rule before structure was compared)."""
     shifts = len(count.SHIFTS)
-    refs = cells.turned(bank)
+    refs = bank.turned
     scored = cells.scores(_lit_body(colour), refs)
     every = cells.distance(scored, np.ones(3), np.arange(shifts)[:, None],
                            np.arange(64)[None]).min(0)
@@ -484,7 +484,7 @@ def test_t6_a_patterned_piece_under_strong_glare_is_right_by_its_pattern_alone()
     shifts = len(count.SHIFTS)
     body = cells.Body(np.repeat(glared[None].astype(np.float32), shifts, 0),
                       np.ones((shifts, cells.SAMPLES, cells.SAMPLES), np.float32))
-    every = cells.distance(cells.scores(body, cells.turned(bank)), np.ones(3),
+    every = cells.distance(cells.scores(body, bank.turned), np.ones(3),
                            np.arange(shifts)[:, None], np.arange(64)[None]).min(0)
     assert count.LOOKS_LIKE < every[5] <= count.UNLIKE and every.argmin() != 5
     assert _judged_alone(glared, bank, 5)[0] == "right"
@@ -505,7 +505,7 @@ def test_flat_cells_of_one_colour_and_their_turns_cannot_be_told_apart():
     picture = np.zeros((300, 400, 3), np.uint8)
     picture[:, :200], picture[:, 200:] = (40, 160, 90), (200, 60, 60)
     bank = cells.bank(picture)
-    distinct = count._distinct(bank, cells.turned(bank))
+    distinct = count._distinct(bank, bank.turned)
     left = [k for k in range(16) if k % 4 < 2]
     for cell in range(16):
         alike = [k for k in range(64) if (k % 16 in left) == (cell in left)]
@@ -526,7 +526,7 @@ def _judged_with_tabs(wrong_neighbours: bool, centre: int) -> str:
     content, with the tabs of the pieces above and to its left lying in its blanks in
     FOREIGN colour; those pieces wrong (all FOREIGN) or right (their own content)."""
     bank = cells.bank(NEAR_PATTERNED)
-    refs = cells.turned(bank)
+    refs = bank.turned
     colours = [bank.cells[k].copy() for k in range(16)]
     colours[5] = bank.cells[centre].copy()
     colours[5][:4, 4:12] = FOREIGN  # the tab from above, CORE deep at most

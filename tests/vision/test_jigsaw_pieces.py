@@ -285,7 +285,7 @@ def test_a_cell_sampled_from_the_picture_matches_itself_and_no_other():
         centre = np.array([(col + 0.5) * width, (row + 0.5) * height])
         body = cells.body(image, np.ones(image.shape[:2], np.uint8), 1.0, centre,
                           [(np.array([width, 0.0]), np.array([0.0, height]))])
-        scored = cells.scores(body, cells.turned(bank))
+        scored = cells.scores(body, bank.turned)
         gain = cells.light(scored.photo_mean[0], scored.picture_mean[0, index])
         distances = cells.distance(scored, gain[None], np.zeros(64, int), np.arange(64))
         assert int(np.argmin(distances)) == index
