@@ -566,7 +566,7 @@ def _states_by_seams(picture: np.ndarray, shown: dict[int, np.ndarray],
     """The states _seams_decide gives cells of `verdicts` showing their own cells of
     `picture`, or the lit colour in `shown`, on a rectangle whose seams are all closed."""
     bank = cells.bank(picture)
-    refs = cells.turned(bank)
+    refs = bank.turned
     lit = [_lit_body(shown.get(index, bank.cells[index])) for index in range(16)]
     mines = [float(count._distances(cells.scores(body, refs))[index])
              for index, body in enumerate(lit)]
