@@ -692,7 +692,16 @@ def _judged(lit: list[cells.Body], refs: cells.Bank, present: list[bool],
             cleared = cells.scores(cells.Body(body.colour, body.weight * keep[None]), refs)
             if _verdict(index, cleared, vouched, distinct, structured)[0] == "right":
                 verdicts[index] = "right"
-    return verdicts, mines
+    # every piece exists once: a cell whose own piece is counted right explains no other cell,
+    # so the cells it beat are judged again without it (and then without theirs); a right
+    # flat piece the light left a little nearer such a cell is no longer counted wrong for it
+    while True:
+        placed = {index for index, verdict in enumerate(verdicts) if verdict == "right"}
+        again = {index: _verdict(index, scores[index], vouched, distinct, structured, placed)[0]
+                 for index, verdict in enumerate(verdicts) if verdict in ("wrong", "unsure")}
+        if all(verdicts[index] == verdict for index, verdict in again.items()):
+            return verdicts, mines
+        verdicts = [again.get(index, verdict) for index, verdict in enumerate(verdicts)]
 
 
 def _judge(scores: list[cells.Scores], present: list[bool], visible: list[float],
@@ -715,7 +724,8 @@ def _judge(scores: list[cells.Scores], present: list[bool], visible: list[float]
 
 
 def _verdict(index: int, score: cells.Scores, vouched: set[int], distinct: np.ndarray,
-             structured: np.ndarray) -> tuple[str, float]:
+             structured: np.ndarray, placed: frozenset[int] | set[int] = frozenset()
+             ) -> tuple[str, float]:
     """A present cell's verdict ("right" (clearly), "wrong", or "unsure") and its distance to
     its own cell; a cell in `vouched` is right when it looks like its own cell at all. Only a
     cell or turn whose content can be told from the cell's own (`distinct`) explains it
@@ -727,10 +737,13 @@ def _verdict(index: int, score: cells.Scores, vouched: set[int], distinct: np.nd
     and none may be correlated better (shade, glare and a tint left over by the light model
     blur colour distances; a wrong piece matching the colours by chance does not match the
     pattern). A cell whose pattern alone picks its own cell clearly is right up to UNLIKE:
-    glare or a shadow's edge can take its colours that far."""
+    glare or a shadow's edge can take its colours that far.
+    The cells in `placed` (their own pieces lie in them), under every turn, explain no other
+    cell better: each piece exists once."""
     every = _distances(score)
     mine = float(every[index])
-    told_apart = float(every[distinct[index]].min(initial=np.inf))
+    elsewhere = np.isin(np.arange(len(every)) % (GRID * GRID), list(placed - {index}))
+    told_apart = float(every[distinct[index] & ~elsewhere].min(initial=np.inf))
     beaten = (mine + CLEARLY < every) & (mine < CLEAR_RATIO * every)
     by_structure = np.zeros_like(beaten)
     if structured[index]:
@@ -741,6 +754,10 @@ def _verdict(index: int, score: cells.Scores, vouched: set[int], distinct: np.nd
     beaten[index] = by_structure[index] = True
     if mine <= LOOKS_LIKE and (index in vouched or beaten.all()) \
             or mine <= UNLIKE and by_structure.all():
+        return "right", mine
+    if mine <= NOISE and ((beaten | elsewhere).all() or (by_structure | elsewhere).all()):
+        # within the noise of its own cell, and clearly its own but for cells whose pieces lie
+        # in place (every other cell gone, any piece would be "clearly" its own: only so near)
         return "right", mine
     if mine > NOISE or told_apart < mine:
         # unlike its own cell, or not clearly its own; or a cell or turn content can tell

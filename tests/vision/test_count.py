@@ -513,6 +513,35 @@ def test_flat_cells_of_one_colour_and_their_turns_cannot_be_told_apart():
         assert distinct[cell, [k for k in range(64) if k not in alike]].all()
 
 
+@pytest.mark.parametrize(("neighbour", "expected"), [
+    ("own", "unsure"),  # cell 14's piece lies in cell 14: it cannot be cell 13's too
+    ("foreign", "wrong"),  # cell 14's piece may be the one in cell 13
+])
+def test_t6_a_cell_whose_piece_is_counted_right_explains_no_other_cell(neighbour, expected):
+    # every piece exists once: a right flat piece the light leaves a little nearer a flat
+    # cell of a close colour is not wrong for it when that cell's own piece lies in place
+    # (placed there by its features: a flat piece is never clearly right by its content)
+    picture = PATTERNED.copy()
+    picture[225:, 100:200], picture[225:, 200:300] = (20, 20, 230), (30, 30, 240)
+    picture[225:, 300:] = (230, 20, 20)
+    bank = cells.bank(picture)
+    refs = cells.turned(bank)
+    distinct = count._distinct(bank, refs)
+    assert distinct[13, 14]
+    colours = [bank.cells[k].copy() for k in range(16)]
+    colours[13] = np.full_like(colours[13], (27, 27, 237))  # nearer cell 14's colour
+    if neighbour == "foreign":
+        colours[14] = np.full_like(colours[14], FOREIGN)
+    shifts = len(count.SHIFTS)
+    lit = [cells.Body(np.repeat(colour[None].astype(np.float32), shifts, 0),
+                      np.ones((shifts, cells.SAMPLES, cells.SAMPLES), np.float32))
+           for colour in colours]
+    verdicts, _ = count._judged(lit, refs, [True] * 16, [1.0] * 16, {14}, distinct,
+                                cells.texture(bank) >= count.STRUCTURED)
+    assert verdicts[14] == ("right" if neighbour == "own" else "wrong")
+    assert verdicts[13] == expected
+
+
 # ---------------------------------------------------------------- a wrong neighbour's tabs
 
 # every cell its own colour, near the others', and a faint blocky pattern (structure tells it)
