@@ -525,19 +525,16 @@ def test_t6_a_cell_whose_piece_is_counted_right_explains_no_other_cell(neighbour
     picture[225:, 100:200], picture[225:, 200:300] = (20, 20, 230), (30, 30, 240)
     picture[225:, 300:] = (230, 20, 20)
     bank = cells.bank(picture)
-    refs = cells.turned(bank)
+    refs = bank.turned
     distinct = count._distinct(bank, refs)
     assert distinct[13, 14]
     colours = [bank.cells[k].copy() for k in range(16)]
     colours[13] = np.full_like(colours[13], (27, 27, 237))  # nearer cell 14's colour
     if neighbour == "foreign":
         colours[14] = np.full_like(colours[14], FOREIGN)
-    shifts = len(count.SHIFTS)
-    lit = [cells.Body(np.repeat(colour[None].astype(np.float32), shifts, 0),
-                      np.ones((shifts, cells.SAMPLES, cells.SAMPLES), np.float32))
-           for colour in colours]
+    lit = [_lit_body(colour) for colour in colours]
     verdicts, _ = count._judged(lit, refs, [True] * 16, [1.0] * 16, {14}, distinct,
-                                cells.texture(bank) >= count.STRUCTURED)
+                                bank.texture >= count.STRUCTURED)
     assert verdicts[14] == ("right" if neighbour == "own" else "wrong")
     assert verdicts[13] == expected
 
