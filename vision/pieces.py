@@ -9,7 +9,8 @@
   by two pieces that do not interlock shows as a hole.
 - Glare and shadow on the table are no piece: a region of colours a table colour explains
   under more or less light (glare adds white, shade dims) whose outline against the table is
-  mostly soft; a piece ends at its cut outline, a sharp edge.
+  mostly soft; a piece ends at its cut outline, a sharp edge, which light beside it does not
+  cross.
 - The pieces' orientation (modulo a quarter turn) comes from the outline's gradient directions:
   their straight shoulders and borders agree, the round tabs cancel out.
 - Turned upright by that angle, a set of pieces is read from its row and column profiles.
@@ -261,6 +262,8 @@ SHADE = (0.35, 1.15)  # a table colour's brightness under shadow and lamp, again
 LIT_FLOOR = 0.04  # (BGR 0..1) colours this close to a lit table colour are explained by light
 SOFT_EDGE = 1.5  # (weighted Lab units per pixel) a region whose outline is mostly softer than
 # this fades into the table; pieces' outlines on the tuning photos are 1.9 and up, light 0.6-1.3
+TABLE_EDGES = 98  # (percentile of the border ring's edges) a cut is sharper than the table's own
+# edges (a checked cloth's squares), which light crosses
 
 
 def _bgr_of(lab: np.ndarray) -> np.ndarray:
@@ -292,7 +295,8 @@ def _light(photo: MaskPhoto, mask: np.ndarray, centres: np.ndarray,
            sample: np.ndarray) -> np.ndarray:
     """The parts of `mask` (pixels far from the table colours) that are the table under glare
     or shadow: connected regions of colours a lit table colour explains (as closely as the
-    border's own pixels are explained) whose outline against the table is mostly soft."""
+    border's own pixels are explained), parted at sharp edges (cuts), whose outline against the
+    table is mostly soft."""
     if not mask.any():
         return np.zeros(mask.shape, bool)
     table = _bgr_of(centres)
@@ -305,18 +309,23 @@ def _light(photo: MaskPhoto, mask: np.ndarray, centres: np.ndarray,
     lit_colour[used] = _unlit(colours[used].astype(np.float32) / 255, table) < tolerance
     lit = np.zeros(mask.shape, np.uint8)
     lit[mask > 0] = lit_colour[shown]
-    count, labels = cv2.connectedComponents(lit, connectivity=8)
     lab = photo.lab
-    if count < 2:
-        return np.zeros(mask.shape, bool)
     edge = np.sqrt((cv2.Sobel(lab, cv2.CV_32F, 1, 0) ** 2
                     + cv2.Sobel(lab, cv2.CV_32F, 0, 1) ** 2).sum(-1)) / 8
-    outline = (mask > cv2.erode(mask, np.ones((3, 3), np.uint8))) & (labels > 0)
-    around = np.bincount(labels[outline], minlength=count)
-    soft = np.bincount(labels[outline], edge[outline] < SOFT_EDGE, minlength=count)
+    # light does not cross a cut: a sharp edge parts glare beside a piece from the piece's own
+    # lit colours (its print, the rim its cut blends with the table); each part is judged alone
+    cut = edge >= max(SOFT_EDGE, float(np.percentile(border_ring(edge), TABLE_EDGES)))
+    count, labels = cv2.connectedComponents(lit & ~cut, connectivity=8)
+    if count < 2:
+        return np.zeros(mask.shape, bool)
+    # the cut itself is outline of the part it bounds
+    reach = cv2.dilate(labels.astype(np.float32), np.ones((5, 5), np.uint8)).astype(np.int32)
+    outline = (mask > cv2.erode(mask, np.ones((3, 3), np.uint8))) & (lit > 0) & (reach > 0)
+    around = np.bincount(reach[outline], minlength=count)
+    soft = np.bincount(reach[outline], edge[outline] < SOFT_EDGE, minlength=count)
     light = 2 * soft > around  # the outline's median edge is soft
     light[0] = False
-    return light[labels]
+    return light[reach] & (lit > 0)
 
 
 def upright(mask: np.ndarray, angle: float) -> tuple[np.ndarray, np.ndarray]:

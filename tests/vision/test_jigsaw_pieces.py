@@ -8,7 +8,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tests.vision import render_jigsaw as render
@@ -145,6 +145,9 @@ def test_glare_or_a_shadow_that_smooths_the_weave_is_no_piece(light):
 @given(st.floats(0.25, 0.75), st.floats(0, 0.5), st.floats(40, 90),
        st.floats(50, 750), st.floats(50, 550))
 @settings(max_examples=15, deadline=None)
+# before: the lit table just left of the piece joined, across the cut, the lit rim the cut blends
+# round the piece, and was kept as piece (share 1.37)
+@example(glare=0.25, shade=0.0, spread=40.0, x=259.0, y=250.0)
 def test_soft_light_anywhere_never_adds_to_or_takes_much_from_a_piece(glare, shade, spread,
                                                                        x, y):
     found = pieces_in(lit(table_with([PIECE]), (x, y), spread, glare=glare, shade=shade))
