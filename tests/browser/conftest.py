@@ -328,7 +328,8 @@ def retried(action, awaited, state: str = "visible", wait_ms: int = 10_000) -> N
 
 def type_into(page, label, text: str, shown=None) -> None:
     """Replace the text of the field labelled `label` (text or pattern) as a person would:
-    tap, select all, type; with `shown`, wait until the screen shows it because of the typing.
+    tap, delete the old text, type; with `shown`, wait until the screen shows it because of the
+    typing.
 
     Playwright's fill() on Flutter's semantics input is not reliable (the value sometimes never
     reaches the app, or the element is swapped under it), and a fresh page may drop the first
@@ -338,7 +339,11 @@ def type_into(page, label, text: str, shown=None) -> None:
 
     def type_once() -> None:
         field.click()
-        page.keyboard.press("Control+A")
+        # The old text is deleted key by key: select-all is not always honoured (a retry once
+        # appended "87" three times to the "7" left by a dropped key: "7878787").
+        page.keyboard.press("Control+End")
+        for _ in field.input_value():
+            page.keyboard.press("Backspace")
         page.keyboard.type(text)
 
     if shown is None:
