@@ -213,7 +213,11 @@ def tap(control) -> None:
     mouse events. Text fields are still clicked (type_into): focusing one from script lost typed
     keys.
 
-    The client still loses a tap now and then, loaded machine or not (seen right after typing
+    A tap waits until the client listens on the node (`flt-tappable`): a lost tap's record
+    showed "Record hand 2", tapped 126 ms after typing, without it (its box 2 px tall, below the
+    viewport, while Flutter laid the screen out again); by the repeat it had it.
+
+    The client may still lose a tap now and then, loaded machine or not (seen right after typing
     into a field: "Confirm the round" after a count, a Plaza hand's record after its cards): it
     never sends the control's event to the app. So the tap is repeated,
     at most three times, until the client has sent a tap's event (`TAP_EVENTS`) for it: a tap
@@ -228,6 +232,9 @@ def tap(control) -> None:
         # may still renumber the node.
         page.evaluate("() => new Promise(done => requestAnimationFrame("
                       "() => requestAnimationFrame(done)))")
+        # As a click waits for its target to receive events: Flutter's client drops a click on
+        # a node it is not listening to, which it marks by the absence of `flt-tappable`.
+        expect(control).to_have_attribute("flt-tappable", ANY_VALUE, timeout=TIMEOUT)
         heard_before = len(_events_sent[page])
         control.dispatch_event("click")
         if _tap_heard(page, heard_before):
@@ -243,6 +250,7 @@ class LostTap(UserWarning):
 
 # Events a tap makes a Flet control send: a button's click, a gesture's tap, a checkbox's change.
 TAP_EVENTS = frozenset({"click", "tap", "change"})
+ANY_VALUE = re.compile(".*")  # any value: an empty pattern matched no node, set or not
 TAP_HEARD_MS = 5_000  # a client busy re-rendering sends a tap's event within a second or two
 CONTROL_EVENT = 3  # Flet's client-to-app message kind for a control's event: [3, {target, name}]
 _events_sent: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # page -> event names
