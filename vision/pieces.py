@@ -262,6 +262,8 @@ SHADE = (0.35, 1.15)  # a table colour's brightness under shadow and lamp, again
 LIT_FLOOR = 0.04  # (BGR 0..1) colours this close to a lit table colour are explained by light
 SOFT_EDGE = 1.5  # (weighted Lab units per pixel) a region whose outline is mostly softer than
 # this fades into the table; pieces' outlines on the tuning photos are 1.9 and up, light 0.6-1.3
+STEP_BLUR, STEP_SHARPNESS = 2.0, 0.9  # (mask pixels) blurred this much, a step's gradient falls
+# below this share of its own (to 0.7 under a camera's blur of 2 pixels); light's stays
 TABLE_EDGES = 98  # (percentile of the border ring's edges) a cut is sharper than the table's own
 # edges (a checked cloth's squares), which light crosses
 
@@ -291,6 +293,13 @@ def _unlit(pixels: np.ndarray, table: np.ndarray) -> np.ndarray:
     return np.sqrt((rest[0] ** 2 + rest[1] ** 2 + rest[2] ** 2).min(1))
 
 
+def _edge(image: np.ndarray) -> np.ndarray:
+    """Each pixel's colour gradient (the colour's units per pixel: Sobel reads a ramp 8 times
+    its slope) of a three-channel float image."""
+    return np.sqrt((cv2.Sobel(image, cv2.CV_32F, 1, 0) ** 2
+                    + cv2.Sobel(image, cv2.CV_32F, 0, 1) ** 2).sum(-1)) / 8
+
+
 def _light(photo: MaskPhoto, mask: np.ndarray, centres: np.ndarray,
            sample: np.ndarray) -> np.ndarray:
     """The parts of `mask` (pixels far from the table colours) that are the table under glare
@@ -310,11 +319,13 @@ def _light(photo: MaskPhoto, mask: np.ndarray, centres: np.ndarray,
     lit = np.zeros(mask.shape, np.uint8)
     lit[mask > 0] = lit_colour[shown]
     lab = photo.lab
-    edge = np.sqrt((cv2.Sobel(lab, cv2.CV_32F, 1, 0) ** 2
-                    + cv2.Sobel(lab, cv2.CV_32F, 0, 1) ** 2).sum(-1)) / 8
+    edge = _edge(lab)
     # light does not cross a cut: a sharp edge parts glare beside a piece from the piece's own
-    # lit colours (its print, the rim its cut blends with the table); each part is judged alone
-    cut = edge >= max(SOFT_EDGE, float(np.percentile(border_ring(edge), TABLE_EDGES)))
+    # lit colours (its print, the rim its cut blends with the table); each part is judged alone.
+    # A cut is a step, much less sharp when blurred; a small strong glare's flank is as steep
+    # but as steep blurred, and must not part its core from its soft rim.
+    cut = ((edge >= max(SOFT_EDGE, float(np.percentile(border_ring(edge), TABLE_EDGES))))
+           & (_edge(cv2.GaussianBlur(lab, (0, 0), STEP_BLUR)) < STEP_SHARPNESS * edge))
     count, labels = cv2.connectedComponents(lit & ~cut, connectivity=8)
     if count < 2:
         return np.zeros(mask.shape, bool)
@@ -448,8 +459,7 @@ def seam_cut(image: np.ndarray, pair: Pair) -> tuple[float, float]:
     band's median edge strength. Two pieces always show where they meet; one piece read as two
     (a part of it lost to a table of its colour) shows no such line."""
     band = cv2.GaussianBlur(_seam_band(image, pair, CUT_DEPTH).astype(np.float32), (0, 0), 1.0)
-    dx, dy = cv2.Sobel(band, cv2.CV_32F, 1, 0), cv2.Sobel(band, cv2.CV_32F, 0, 1)
-    edge = np.sqrt((dx ** 2 + dy ** 2).sum(-1)) / 8  # Sobel reads a ramp 8 times its slope
+    edge = _edge(band)
     width = edge.shape[1]
     total, came_from = edge[0].copy(), np.zeros(edge.shape, np.int32)
     columns = np.arange(width)

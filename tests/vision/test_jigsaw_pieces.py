@@ -148,6 +148,9 @@ def test_glare_or_a_shadow_that_smooths_the_weave_is_no_piece(light):
 # before: the lit table just left of the piece joined, across the cut, the lit rim the cut blends
 # round the piece, and was kept as piece (share 1.37)
 @example(glare=0.25, shade=0.0, spread=40.0, x=259.0, y=250.0)
+# before: a small strong glare's steep flank was taken for a cut that parted its core, with no
+# outline of its own against the table, from its soft rim; the core was kept as piece (share 1.52)
+@example(glare=0.75, shade=0.0, spread=40.0, x=50.0, y=50.0)
 def test_soft_light_anywhere_never_adds_to_or_takes_much_from_a_piece(glare, shade, spread,
                                                                        x, y):
     found = pieces_in(lit(table_with([PIECE]), (x, y), spread, glare=glare, shade=shade))
