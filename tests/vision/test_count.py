@@ -432,7 +432,8 @@ def test_t6_a_flat_cell_another_cell_content_can_tell_apart_explains_better_is_w
     body = cells.Body(np.full((shifts, cells.SAMPLES, cells.SAMPLES, 3), 107, np.float32),
                       np.ones((shifts, cells.SAMPLES, cells.SAMPLES), np.float32))
     scores = [cells.scores(body, refs)] * 16
-    verdicts, _ = count._judge(scores, [True] * 16, [1.0] * 16, set(), distinct,
+    verdicts, _ = count._judge(scores, [count._distances(score) for score in scores],
+                               [True] * 16, [1.0] * 16, set(), distinct,
                                bank.texture >= count.STRUCTURED)
     assert verdicts[0] == "wrong"  # 5 levels from cell 1, 7 from its own: not its own
     assert verdicts[1] == "unsure"  # 5 levels from its own, and no other cell nearer
@@ -455,14 +456,12 @@ def _lit_body(colour: np.ndarray) -> cells.Body:
 def _judged_alone(colour: np.ndarray, bank: cells.Bank, index: int) -> tuple[str, bool]:
     """The verdict on a cell showing `colour` (S, S, 3, lit) at `index`, and whether its colour
     alone picks its own cell clearly (the rule before structure was compared)."""
-    shifts = len(count.SHIFTS)
     refs = bank.turned
     scored = cells.scores(_lit_body(colour), refs)
-    every = cells.distance(scored, np.ones(3), np.arange(shifts)[:, None],
-                           np.arange(64)[None]).min(0)
+    every = count._distances(scored)
     others = np.delete(every, index).min()
     by_colour = every[index] + count.CLEARLY < others and every[index] < count.CLEAR_RATIO * others
-    verdicts, _ = count._judge([scored] * 16, [True] * 16, [1.0] * 16, set(),
+    verdicts, _ = count._judge([scored] * 16, [every] * 16, [True] * 16, [1.0] * 16, set(),
                                count._distinct(bank, refs), bank.texture >= count.STRUCTURED)
     return verdicts[index], bool(by_colour)
 
@@ -533,8 +532,8 @@ def test_t6_a_cell_whose_piece_is_counted_right_explains_no_other_cell(neighbour
     if neighbour == "foreign":
         colours[14] = np.full_like(colours[14], FOREIGN)
     lit = [_lit_body(colour) for colour in colours]
-    verdicts, _ = count._judged(lit, refs, [True] * 16, [1.0] * 16, {14}, distinct,
-                                bank.texture >= count.STRUCTURED)
+    verdicts, _, _ = count._judged(lit, refs, [True] * 16, [1.0] * 16, {14}, distinct,
+                                   bank.texture >= count.STRUCTURED)
     assert verdicts[14] == ("right" if neighbour == "own" else "wrong")
     assert verdicts[13] == expected
 
@@ -559,13 +558,10 @@ def _judged_with_tabs(wrong_neighbours: bool, centre: int) -> str:
     colours[5][4:12, :4] = FOREIGN  # the tab from the left
     if wrong_neighbours:
         colours[1][:], colours[4][:] = FOREIGN, FOREIGN
-    shifts = len(count.SHIFTS)
-    lit = [cells.Body(np.repeat(colour[None].astype(np.float32), shifts, 0),
-                      np.ones((shifts, cells.SAMPLES, cells.SAMPLES), np.float32))
-           for colour in colours]
-    verdicts, _ = count._judged(lit, refs, [True] * 16, [1.0] * 16, set(),
-                                count._distinct(bank, refs),
-                                bank.texture >= count.STRUCTURED)
+    lit = [_lit_body(colour) for colour in colours]
+    verdicts, _, _ = count._judged(lit, refs, [True] * 16, [1.0] * 16, set(),
+                                   count._distinct(bank, refs),
+                                   bank.texture >= count.STRUCTURED)
     return verdicts[5]
 
 
@@ -594,10 +590,10 @@ def _states_by_seams(picture: np.ndarray, shown: dict[int, np.ndarray],
     bank = cells.bank(picture)
     refs = bank.turned
     lit = [_lit_body(shown.get(index, bank.cells[index])) for index in range(16)]
-    mines = [float(count._distances(cells.scores(body, refs))[index])
-             for index, body in enumerate(lit)]
+    distances = [count._distances(cells.scores(body, refs)) for body in lit]
+    mines = [float(every[index]) for index, every in enumerate(distances)]
     found, corners = _grid_pieces([])
-    return count._seams_decide(found, corners, bank, lit, refs, count._distinct(bank, refs),
+    return count._seams_decide(found, corners, bank, distances, count._distinct(bank, refs),
                                verdicts, mines, [True] * 16)
 
 
