@@ -36,8 +36,9 @@ How it works, and why:
   shadow's edge and glare change slowly across the rectangle; the cell's own samples never
   shape its own light, so a wrong piece cannot be lit into its cell's colours). A cell that is
   mostly table is missing. A present cell is right when its own cell is clearly the best
-  explanation, or, when its content cannot tell (flat colour looks the same turned or moved),
-  when no other cell whose content can be told from its own explains it better (but cells
+  explanation, or, when its content cannot tell (flat colour looks the same turned or moved;
+  or only its pattern, not its colour, picks its own cell: light draws patterns too), when
+  no other cell whose content can be told from its own explains it better (but cells
   holding their own pieces: one piece cannot be two), its seams with its neighbours are
   closed (a turned or moved piece does not interlock; a neighbour counted wrong vouches only
   when its own cell explains it best, as a wrong piece lying on top of its neighbours does
@@ -739,24 +740,32 @@ def _verdict(index: int, score: cells.Scores, every: np.ndarray, vouched: set[in
     or, when the cell's pattern is its own cell's (STRUCTURE_LIKE), clearly less correlated;
     and none may be correlated better (shade, glare and a tint left over by the light model
     blur colour distances; a wrong piece matching the colours by chance does not match the
-    pattern). A cell whose pattern alone picks its own cell clearly is right up to UNLIKE:
-    glare or a shadow's edge can take its colours that far.
+    pattern). A cell whose pattern alone picks its own cell clearly is its own up to UNLIKE:
+    glare or a shadow's edge can take its colours that far. But a cell its colour does not
+    set clearly apart from every other (beyond NOISE, and not vouched for by features) is only
+    "unsure": a shadow's edge or glare draws a pattern as well as taking colours, and a
+    swapped piece's drawn pattern may be its cell's; its seams decide, as a flat piece's do.
     The cells in `placed` (their own pieces lie in them), under every turn, explain no other
     cell better (_holding_their_own)."""
     mine = float(every[index])
     elsewhere = _holding_their_own(placed - {index}, len(every))
     told_apart = float(every[distinct[index] & ~elsewhere].min(initial=np.inf))
-    beaten = (mine + CLEARLY < every) & (mine < CLEAR_RATIO * every)
-    by_structure = np.zeros_like(beaten)
+    by_colour = (mine + CLEARLY < every) & (mine < CLEAR_RATIO * every)
+    beaten, by_structure = by_colour.copy(), np.zeros_like(by_colour)
     if structured[index]:
         correlated = score.structure().max(0)
         if correlated[index] >= STRUCTURE_LIKE:
             by_structure = correlated[index] - correlated >= STRUCTURE_MARGIN
         beaten = (beaten | by_structure) & (correlated <= correlated[index])
-    beaten[index] = by_structure[index] = True
-    if mine <= LOOKS_LIKE and (index in vouched or beaten.all()) \
-            or mine <= UNLIKE and by_structure.all():
+    beaten[index] = by_structure[index] = by_colour[index] = True
+    told = mine <= LOOKS_LIKE and (index in vouched or beaten.all()) \
+        or mine <= UNLIKE and by_structure.all()
+    if told and (index in vouched or by_colour.all() or mine <= NOISE):
         return "right", mine
+    if told:
+        # its pattern, not its colour, sets it clearly apart from some cell: light draws
+        # patterns too (a shadow's edge across a swapped piece), so its seams decide
+        return "unsure", mine
     if mine <= NOISE and ((beaten | elsewhere).all() or (by_structure | elsewhere).all()):
         # within the noise of its own cell, and clearly its own but for cells whose pieces lie
         # in place (every other cell gone, any piece would be "clearly" its own: only so near)
