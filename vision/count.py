@@ -36,8 +36,9 @@ How it works, and why:
   shadow's edge and glare change slowly across the rectangle; the cell's own samples never
   shape its own light, so a wrong piece cannot be lit into its cell's colours). A cell that is
   mostly table is missing. A present cell is right when its own cell is clearly the best
-  explanation, or, when its content cannot tell (flat colour looks the same turned or moved),
-  when no other cell whose content can be told from its own explains it better (but cells
+  explanation, or, when its content cannot tell (flat colour looks the same turned or moved;
+  or only its pattern, not its colour, picks its own cell: light draws patterns too), when
+  no other cell whose content can be told from its own explains it better (but cells
   holding their own pieces: one piece cannot be two), its seams with its neighbours are
   closed (a turned or moved piece does not interlock; a neighbour counted wrong vouches only
   when its own cell explains it best, as a wrong piece lying on top of its neighbours does
@@ -51,7 +52,6 @@ How it works, and why:
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import cache
 
 import cv2
 import numpy as np
@@ -552,15 +552,15 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
                                            ).weight.reshape(-1, *each[1:])
     sampled = [cells.Body(*cell) for cell in zip(colour, weight, strict=True)]
     lit = _relit(sampled, bank, present)
-    verdicts, mines = _judged(lit, refs, present, visible, vouched, distinct,
-                              bank.texture >= STRUCTURED)
+    verdicts, mines, distances = _judged(lit, refs, present, visible, vouched, distinct,
+                                         bank.texture >= STRUCTURED)
     fitness = UNLIKE * (GRID * GRID - sum(present)) + sum(min(mine, UNLIKE) for mine in mines)
     # seams vouch for flat cells only on a rectangle whose content places some piece clearly:
     # on a grid laid wrong (turned, off the pieces) flat cells interlock with each other all
     # the same, and counting them right would undercharge the player
     anchored = verdicts.count("right") >= ANCHORS
     compared = [present[index] and visible[index] >= SEEN for index in range(GRID * GRID)]
-    states = _seams_decide(found, corners, bank, lit, refs, distinct, verdicts, mines,
+    states = _seams_decide(found, corners, bank, distances, distinct, verdicts, mines,
                            compared) if anchored \
         else [verdict if verdict != "unsure" else "wrong" for verdict in verdicts]
     return _Reading(corners, states, fitness, verdicts.count("right"))
@@ -675,14 +675,16 @@ STRUCTURE_LIKE = 0.7  # the least correlation with its own cell for the structur
 
 def _judged(lit: list[cells.Body], refs: cells.Bank, present: list[bool],
             visible: list[float], vouched: set[int], distinct: np.ndarray,
-            structured: np.ndarray) -> tuple[list[str], list[float]]:
+            structured: np.ndarray) -> tuple[list[str], list[float], list[np.ndarray]]:
     """_judge's verdicts and distances for the lit cells, each cell counted wrong or unsure
     judged again without what a neighbour not counted right may cover: a wrong neighbour's tab
     lies in a right piece's blank and shows foreign content there (a right neighbour's tab
     continues the picture, so it stays). Only a clear match counts then: a wrong piece seen
-    through less of itself is unsure more often, and its seams cannot vouch for it."""
+    through less of itself is unsure more often, and its seams cannot vouch for it. And every
+    cell's _distances, made once: the seams' judgement reads them too."""
     scores = [cells.scores(body, refs) for body in lit]
-    verdicts, mines = _judge(scores, present, visible, vouched, distinct, structured)
+    distances = [_distances(score) for score in scores]
+    verdicts, mines = _judge(scores, distances, present, visible, vouched, distinct, structured)
     for index, verdict in enumerate(verdicts):
         if verdict in ("right", "missing"):
             continue
@@ -690,71 +692,80 @@ def _judged(lit: list[cells.Body], refs: cells.Bank, present: list[bool],
         if not keep.all():
             body = lit[index]
             cleared = cells.scores(cells.Body(body.colour, body.weight * keep[None]), refs)
-            if _verdict(index, cleared, vouched, distinct, structured)[0] == "right":
+            if _verdict(index, cleared, _distances(cleared), vouched, distinct,
+                        structured)[0] == "right":
                 verdicts[index] = "right"
     # every piece exists once: a cell whose own piece is counted right explains no other cell,
     # so the cells it beat are judged again without it (and then without theirs); a right
     # flat piece the light left a little nearer such a cell is no longer counted wrong for it
     while True:
         placed = {index for index, verdict in enumerate(verdicts) if verdict == "right"}
-        again = {index: _verdict(index, scores[index], vouched, distinct, structured, placed)[0]
+        again = {index: _verdict(index, scores[index], distances[index], vouched, distinct,
+                                 structured, placed)[0]
                  for index, verdict in enumerate(verdicts) if verdict in ("wrong", "unsure")}
         if all(verdicts[index] == verdict for index, verdict in again.items()):
-            return verdicts, mines
+            return verdicts, mines, distances
         verdicts = [again.get(index, verdict) for index, verdict in enumerate(verdicts)]
 
 
-def _judge(scores: list[cells.Scores], present: list[bool], visible: list[float],
-           vouched: set[int], distinct: np.ndarray, structured: np.ndarray
+def _judge(scores: list[cells.Scores], distances: list[np.ndarray], present: list[bool],
+           visible: list[float], vouched: set[int], distinct: np.ndarray, structured: np.ndarray
            ) -> tuple[list[str], list[float]]:
     """Each cell's verdict ("missing", "right" (clearly), "wrong", or "unsure": content that
     cannot tell) and its distance to its own cell (0 when not compared), as _verdict gives
-    them for the cells present and seen."""
+    them for the cells present and seen (scored as `scores`, at `distances`)."""
     verdicts, mines = [], []
-    for index, score in enumerate(scores):
+    for index, (score, every) in enumerate(zip(scores, distances, strict=True)):
         if visible[index] < SEEN or not present[index]:
             # out of the photo, it cannot be counted right
             verdicts.append("wrong" if visible[index] < SEEN else "missing")
             mines.append(0.0)
             continue
-        verdict, mine = _verdict(index, score, vouched, distinct, structured)
+        verdict, mine = _verdict(index, score, every, vouched, distinct, structured)
         verdicts.append(verdict)
         mines.append(mine)
     return verdicts, mines
 
 
-def _verdict(index: int, score: cells.Scores, vouched: set[int], distinct: np.ndarray,
-             structured: np.ndarray, placed: frozenset[int] | set[int] = frozenset()
-             ) -> tuple[str, float]:
+def _verdict(index: int, score: cells.Scores, every: np.ndarray, vouched: set[int],
+             distinct: np.ndarray, structured: np.ndarray,
+             placed: frozenset[int] | set[int] = frozenset()) -> tuple[str, float]:
     """A present cell's verdict ("right" (clearly), "wrong", or "unsure") and its distance to
-    its own cell; a cell in `vouched` is right when it looks like its own cell at all. Only a
-    cell or turn whose content can be told from the cell's own (`distinct`) explains it
-    better: flat cells that look alike are matched a little better by one or the other by
-    noise and light alone.
+    its own cell (`every`: its _distances); a cell in `vouched` is right when it looks like its
+    own cell at all. Only a cell or turn whose content can be told from the cell's own
+    (`distinct`) explains it better: flat cells that look alike are matched a little better by
+    one or the other by noise and light alone.
     A cell whose picture cell has a pattern (`structured`) is also compared by its structure,
     which light does not change: every other cell and turn must be clearly further by colour
     or, when the cell's pattern is its own cell's (STRUCTURE_LIKE), clearly less correlated;
     and none may be correlated better (shade, glare and a tint left over by the light model
     blur colour distances; a wrong piece matching the colours by chance does not match the
-    pattern). A cell whose pattern alone picks its own cell clearly is right up to UNLIKE:
-    glare or a shadow's edge can take its colours that far.
+    pattern). A cell whose pattern alone picks its own cell clearly is its own up to UNLIKE:
+    glare or a shadow's edge can take its colours that far. But a cell its colour does not
+    set clearly apart from every other (beyond NOISE, and not vouched for by features) is only
+    "unsure": a shadow's edge or glare draws a pattern as well as taking colours, and a
+    swapped piece's drawn pattern may be its cell's; its seams decide, as a flat piece's do.
     The cells in `placed` (their own pieces lie in them), under every turn, explain no other
-    cell better: each piece exists once."""
-    every = _distances(score)
+    cell better (_holding_their_own)."""
     mine = float(every[index])
-    elsewhere = np.isin(np.arange(len(every)) % (GRID * GRID), list(placed - {index}))
+    elsewhere = _holding_their_own(placed - {index}, len(every))
     told_apart = float(every[distinct[index] & ~elsewhere].min(initial=np.inf))
-    beaten = (mine + CLEARLY < every) & (mine < CLEAR_RATIO * every)
-    by_structure = np.zeros_like(beaten)
+    by_colour = (mine + CLEARLY < every) & (mine < CLEAR_RATIO * every)
+    beaten, by_structure = by_colour.copy(), np.zeros_like(by_colour)
     if structured[index]:
         correlated = score.structure().max(0)
         if correlated[index] >= STRUCTURE_LIKE:
             by_structure = correlated[index] - correlated >= STRUCTURE_MARGIN
         beaten = (beaten | by_structure) & (correlated <= correlated[index])
-    beaten[index] = by_structure[index] = True
-    if mine <= LOOKS_LIKE and (index in vouched or beaten.all()) \
-            or mine <= UNLIKE and by_structure.all():
+    beaten[index] = by_structure[index] = by_colour[index] = True
+    told = mine <= LOOKS_LIKE and (index in vouched or beaten.all()) \
+        or mine <= UNLIKE and by_structure.all()
+    if told and (index in vouched or by_colour.all() or mine <= NOISE):
         return "right", mine
+    if told:
+        # its pattern, not its colour, sets it clearly apart from some cell: light draws
+        # patterns too (a shadow's edge across a swapped piece), so its seams decide
+        return "unsure", mine
     if mine <= NOISE and ((beaten | elsewhere).all() or (by_structure | elsewhere).all()):
         # within the noise of its own cell, and clearly its own but for cells whose pieces lie
         # in place (every other cell gone, any piece would be "clearly" its own: only so near)
@@ -766,6 +777,12 @@ def _verdict(index: int, score: cells.Scores, vouched: set[int], distinct: np.nd
         # its neighbours, so they cannot vouch for it)
         return "wrong", mine
     return "unsure", mine  # flat content looks the same turned or moved
+
+
+def _holding_their_own(holding: set[int] | frozenset[int], candidates: int) -> np.ndarray:
+    """(candidates: picture cells × turns) True at the cells, under every turn, in `holding`:
+    their own pieces lie in them, and one piece cannot be two, so they explain no other cell."""
+    return np.isin(np.arange(candidates) % (GRID * GRID), list(holding))
 
 
 def _distances(score: cells.Scores) -> np.ndarray:
@@ -794,16 +811,16 @@ def _clear_of_foreign_tabs(index: int, verdicts: list[str]) -> np.ndarray:
     return keep
 
 
-def _seams_decide(found: Pieces, corners: np.ndarray, bank: cells.Bank, lit: list[cells.Body],
-                  refs: cells.Bank, distinct: np.ndarray, verdicts: list[str],
+def _seams_decide(found: Pieces, corners: np.ndarray, bank: cells.Bank,
+                  distances: list[np.ndarray], distinct: np.ndarray, verdicts: list[str],
                   mines: list[float], compared: list[bool]) -> list[CellState]:
     """The cells' states, the seams (_by_seams) deciding those their content cannot place:
     the unsure, then the flat ones (their own cell within NOISE) that only cells holding their
-    own pieces explain better. One piece cannot be two: where every cell nearer than its own
-    holds its own piece (counted right, or leaning) and its own cell turned is not nearer,
-    its content cannot tell it from its own cell after all."""
+    own pieces explain better (`distances`: each cell's _distances). One piece cannot be two
+    (_holding_their_own): where every cell nearer than its own holds its own piece (counted
+    right, or leaning) and its own cell turned is not nearer, its content cannot tell it from
+    its own cell after all."""
     states = [verdict if verdict != "unsure" else "wrong" for verdict in verdicts]
-    distances = cache(lambda index: _distances(cells.scores(lit[index], refs)))
 
     def leaning(index: int) -> bool:
         """Is the cell counted wrong, but explained best by its own cell of every cell and
@@ -812,13 +829,13 @@ def _seams_decide(found: Pieces, corners: np.ndarray, bank: cells.Bank, lit: lis
         it; its seams look closed all the same (it lies on top), so of the neighbours counted
         wrong only such a one's seams vouch, as a right or unsure one's do."""
         return verdicts[index] == "wrong" and compared[index] \
-            and int(np.argmin(distances(index))) == index
+            and int(np.argmin(distances[index])) == index
 
     def only_taken_nearer(index: int) -> bool:
-        nearer = np.flatnonzero(distinct[index] & (distances(index) < mines[index])) \
-            % (GRID * GRID)
-        return all(cell != index and (states[cell] == "right" or leaning(cell))
-                   for cell in nearer)
+        nearer = distinct[index] & (distances[index] < mines[index])
+        holding = {cell for cell in range(GRID * GRID)
+                   if cell != index and (states[cell] == "right" or leaning(cell))}
+        return not (nearer & ~_holding_their_own(holding, len(nearer))).any()
 
     def judge(indices: list[int]) -> None:
         near = {other for index in indices for other in _neighbours(index) if leaning(other)}

@@ -13,17 +13,20 @@ import pytest
 from tests.vision import render_jigsaw_unseen as unseen
 from vision.jigsaw import FIT_DECODE_SIDE, check_fit
 from vision.photo import decode_photo
-from vision.pictures import picture_from_cover
+from vision.pictures import Picture, picture_from_cover
 
 COVER_SEED = 700_000  # the bench's box-cover seeds: picture i is photographed with seed + i
 
 
+def added_picture(name: str) -> Picture:
+    """The picture `name` as the bench adds it: from its box-cover photo."""
+    jpeg, corners = unseen.cover_photo(name, COVER_SEED + unseen.UNSEEN_PICTURES.index(name))
+    return picture_from_cover(name, decode_photo(jpeg), corners)
+
+
 def refusal(case: str, seed: int) -> tuple[bool | None, str]:
     photo = unseen.fit_photo(unseen.UNSEEN_PICTURES, case, seed)
-    jpeg, corners = unseen.cover_photo(
-        photo.picture, COVER_SEED + unseen.UNSEEN_PICTURES.index(photo.picture))
-    picture = picture_from_cover(photo.picture, decode_photo(jpeg), corners)
-    verdict = check_fit(decode_photo(photo.jpeg, FIT_DECODE_SIDE), picture)
+    verdict = check_fit(decode_photo(photo.jpeg, FIT_DECODE_SIDE), added_picture(photo.picture))
     return verdict.fit, verdict.reason
 
 
