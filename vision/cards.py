@@ -1058,7 +1058,7 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
         blobs = [b for b in freed if b in kept or b not in cut and (
             on_paper(*b[:4]) or any(_encloses(np.array(k), np.array(b)) for k in kept))]
     blobs = _without_frames(blobs, stats, labels)
-    groups = _group_digits(blobs, cut)
+    groups = _group_digits(blobs, cut, ink)
     if not groups:
         return [], labels, 0.0
     probabilities = _classified(ink, [box for box, _, _, _ in groups])
@@ -1146,8 +1146,10 @@ def _freed_from_frames(blobs: list[Blob], stats: np.ndarray, labels: np.ndarray
     digits = (boxes[:, 3] >= 9) & (boxes[:, 2] >= 0.2 * boxes[:, 3])
     freed: list[Blob] = []
     for x, y, w, h, label in blobs:
+        # A numeral's digit is a quarter of its frame's height at least: a corner index inside
+        # the frame is smaller (unseen seed 5041), and its strokes would tell nothing.
         inner = np.flatnonzero(digits & (x0 > x) & (y0 > y) & (x1 < x + w) & (y1 < y + h)
-                               & (boxes[:, 3] <= 2 * h / 3))
+                               & (boxes[:, 3] <= 2 * h / 3) & (boxes[:, 3] >= h / 4))
         # Mostly bare; holding the digits that touch it, a frame is inked more.
         if stats[label, 4] > w * h * (1 / 3 if inner.size else 0.45) \
                 or not inner.size and h < 3 * 9:  # no room for a numeral's digit
@@ -1211,11 +1213,17 @@ def _stroke(digit: np.ndarray) -> float:
 
 
 def _lined_round(blob: np.ndarray) -> bool:
-    """Whether a blob (its box's mask) runs along nearly all of each of its box's four sides, as
-    a printed frame does and no digit."""
-    strip = max(2, min(blob.shape) // 12)
-    return all(side.any(axis=0).mean() >= 0.8
-               for side in (blob[:strip], blob[-strip:], blob[:, :strip].T, blob[:, -strip:].T))
+    """Whether a blob (its box's mask) runs along nearly all of its outline (its convex hull)
+    and that outline is a quadrilateral, as a printed frame's is, seen square or at a slant (a
+    frame a few degrees off the reading frame's axes leaves its box's sides: unseen seed 5041).
+    No number of two digits runs along its outline (the outline bridges the gap between them),
+    and a 0, which does, is round: its outline has many corners (unseen seed 5001)."""
+    hull = cv2.convexHull(cv2.findNonZero(blob.astype(np.uint8)))
+    outline = np.zeros(blob.shape, np.uint8)
+    cv2.polylines(outline, [hull], True, 1)
+    near = cv2.dilate(blob.astype(np.uint8), np.ones((3, 3), np.uint8))
+    corners = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True)
+    return len(corners) == 4 and np.count_nonzero(outline & near) >= 0.9 * np.count_nonzero(outline)
 
 
 def _without_frames(blobs: list[Blob], stats: np.ndarray, labels: np.ndarray) -> list[Blob]:
@@ -1583,7 +1591,7 @@ Blob = tuple[int, int, int, int, int]  # x, y, w, h, label of an ink component
 Group = tuple[tuple[float, float, float, float], tuple[int, ...], int, tuple[Blob, ...]]
 
 
-def _group_digits(blobs: list[Blob], cut: list[Blob]
+def _group_digits(blobs: list[Blob], cut: list[Blob], ink: np.ndarray
                   ) -> list[tuple[tuple[float, float, float, float], tuple[int, ...], int,
                                   tuple[Blob, ...]]]:
     """Join two digits side by side (10, 11, 12) and a flat bar just under or over a digit (the
@@ -1605,18 +1613,21 @@ def _group_digits(blobs: list[Blob], cut: list[Blob]
     pairs = sorted((misfit, i, j) for i, first in enumerate(digits) for j in nearby[i]
                    if j < len(digits) and centres[i] < centres[j]
                    and not _a_line(first) and not _a_line(digits[j])
-                   and (misfit := _pair_misfit(first, digits[j])) < 1)
-    partner: dict[int, int] = {}
-    for _, i, j in pairs:
-        if i not in partner and j not in partner:
-            partner[i], partner[j] = j, i
+                   and (misfit := _pair_misfit(first, digits[j])) < 1
+                   and not any(_between(digits[k], first, digits[j])
+                               for k in nearby[i] if k < len(digits)))
+    partner = _partners(pairs, digits, ink)
+    # A lone digit that fits as the partner of a digit paired otherwise may be half of a number
+    # all the same: its neighbour crowds it.
+    fits = {(i, j) for _, i, j in pairs} | {(j, i) for _, i, j in pairs}
     result = []
     for i, digit in enumerate(digits):
         if partner.get(i, len(digits)) < i:
             continue  # joined to the digit on its left
         group = [digit] if i not in partner else [digit, digits[partner[i]]]
         crowders = () if i in partner else tuple(
-            other for other in [others[j] for j in nearby[i] if j != i and j not in partner]
+            other for other in [others[j] for j in nearby[i]
+                                if j != i and (j not in partner or (i, j) in fits)]
             if _pair_misfit(*sorted((digit, other), key=lambda b: b[0] + b[2] / 2), loose=True) < 1)
         x0, y0, w, h = _union(group)
         side = 0
@@ -1638,6 +1649,108 @@ def _group_digits(blobs: list[Blob], cut: list[Blob]
             group += _top_stroke(digit, bars)
         result.append((_union(group), tuple(b[4] for b in group), side, crowders))
     return result
+
+
+def _between(blob: Blob, first: Blob, second: Blob) -> bool:
+    """Whether a blob stands between two digits, on their line and half their height at least,
+    and no line: then they are no number's two digits, which stand side by side (the left arc
+    of a 0 that lost its hairlines stands between its 1 and its right arc)."""
+    x, y, w, h, _ = blob
+    top, foot = max(first[1], second[1]), min(first[1] + first[3], second[1] + second[3])
+    return first[0] + first[2] / 2 < x + w / 2 < second[0] + second[2] / 2 \
+        and top < y + h / 2 < foot and h >= (foot - top) / 2 and not _a_line(blob)
+
+
+# A chain of digits that may pair with more than this many pairs in it is paired greedily: a
+# polka cloth's dots chain by the hundred, and trying every pairing of them would not end.
+LONGEST_CHAIN = 12
+
+
+def _partners(pairs: list[tuple[float, int, int]], digits: list[Blob], ink: np.ndarray
+              ) -> dict[int, int]:
+    """Each paired digit's partner, from the pairs that fit (misfit, left, right, closest
+    first). Where a digit may pair on either side (a chain of digits), numerals as wide as
+    their cards, on cards touching in a row, set the digits of next cards about as close as a
+    number's own (unseen seeds 5054 and 6052: the closest fit took a 1 of an 11 with the next
+    card's 0, or a turned 10's 0 with the digit of the card before it, and left the other digit
+    alone). The chain's pairs are read and the best way to take pairs, each digit once, is
+    taken (_best_pairing: a pair that reads as a sure 10, 11 or 12 is a number's two digits).
+    A chain too long to read (LONGEST_CHAIN) is paired greedily, closest fit first, and so is
+    what the best way leaves."""
+    chain_of: dict[int, int] = {}
+
+    def root(blob: int) -> int:
+        while chain_of.setdefault(blob, blob) != blob:
+            blob = chain_of[blob]
+        return blob
+
+    for _, i, j in pairs:
+        chain_of[root(i)] = root(j)
+    chains: dict[int, list[tuple[float, int, int]]] = {}
+    for pair in pairs:
+        chains.setdefault(root(pair[1]), []).append(pair)
+    # Only pairs that fit nearly as well as the chain's closest are weighed against it: one
+    # typeface kerns all its numbers alike, and a gap far wider than a number's own is the
+    # gap between cards (unseen full-deck photo of seed 3024: 0 1 1 1 of a 10, an 11 and a 12
+    # on a slant, read as a sure turned 10 and a sure 11 across the cards).
+    close = {name: [pair for pair in chain if pair[0] <= 2 * chain[0][0]]
+             for name, chain in chains.items()}
+    read = [pair for near in close.values() if 1 < len(near) <= LONGEST_CHAIN for pair in near]
+    boxes = [_union([digits[i], digits[j]]) for _, i, j in read]
+    readings = dict(zip(read, zip(_classified(ink, boxes) if boxes else [], boxes, strict=True),
+                        strict=True))
+    partner: dict[int, int] = {}
+    for name, chain in chains.items():
+        near = close[name]
+        chosen = _best_pairing(near, [readings[pair] for pair in near]) \
+            if 1 < len(near) <= LONGEST_CHAIN else []
+        chosen += _greedy_pairing(chain, {blob for pair in chosen for blob in pair[1:]})
+        for _, i, j in chosen:
+            partner[i], partner[j] = j, i
+    return partner
+
+
+def _greedy_pairing(pairs: list[tuple[float, int, int]], taken: set[int]
+                    ) -> list[tuple[float, int, int]]:
+    """The pairs taken closest fit first, each blob once, none of those `taken` already."""
+    taken = set(taken)
+    chosen = []
+    for pair in pairs:
+        if not taken & {pair[1], pair[2]}:
+            taken |= {pair[1], pair[2]}
+            chosen.append(pair)
+    return chosen
+
+
+def _best_pairing(pairs: list[tuple[float, int, int]],
+                  readings: list[tuple[np.ndarray, tuple[float, float, float, float]]]
+                  ) -> list[tuple[float, int, int]]:
+    """Of the ways to take pairs, each digit once (`readings`: each pair's probabilities and
+    box): the one with the most pairs that are pieces of one digit (read as no numeral,
+    together no wider than tall, as _join_by_faint_ink would join them: a display face's 0
+    whose hairlines faded leaves two arcs, and an arc beside the 1 reads as a sure 11, unseen
+    seed 6054), then the most pairs read as a sure 10, 11 or 12 (a pair across two cards
+    may read as a number, but rarely as a sure one: only where the cards' numbers are alike,
+    and then the best fit decides), then the most pairs, then the least misfit."""
+    sure = [float(_number_odds(probabilities)[9:12].max()) >= SURE
+            for probabilities, _ in readings]
+    pieces = [probabilities[REJECT] >= 0.5 and box[2] <= box[3]
+              for probabilities, box in readings]
+    best: tuple[tuple[int, int, int, float], list[tuple[float, int, int]]] = ((0, 0, 0, 0.0), [])
+
+    def extend(start: int, taken: frozenset[int], chosen: list[int]) -> None:
+        nonlocal best
+        rank = (sum(pieces[index] for index in chosen), sum(sure[index] for index in chosen),
+                len(chosen), -sum(pairs[index][0] for index in chosen))
+        if rank > best[0]:
+            best = (rank, [pairs[index] for index in chosen])
+        for index in range(start, len(pairs)):
+            _, i, j = pairs[index]
+            if i not in taken and j not in taken:
+                extend(index + 1, taken | {i, j}, [*chosen, index])
+
+    extend(0, frozenset(), [])
+    return best[1]
 
 
 def _top_stroke(digit: Blob, bars: list[Blob]) -> list[Blob]:

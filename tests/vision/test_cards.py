@@ -662,6 +662,10 @@ def test_a_lone_card_lit_dimly_in_a_corner_is_read():
     # Brown 12 touch the inner frame, so no digit lies inside it whole to tell the strokes'
     # width; the frame, its 1 and its 2 were one blob, and the card was missed.
     (5028, "legal", Card(Colour.BROWN, 12)),
+    # Tuning seed 5041 (NotoSans-Bold, double frame, 12 MP): the turned Black 10 touches the
+    # inner frame with both digits, and the frame, seen a few degrees off the reading frame's
+    # axes, left its box's sides: it was not opened as a frame, and the card was missed.
+    (5041, "illegal", Card(Colour.BLACK, 10)),
 ])
 def test_a_numeral_touching_its_double_frame_is_read(seed, kind, card):
     photo = render_plaza_unseen.render_photo(seed, kind=kind)
@@ -1140,6 +1144,14 @@ def no_card_read_wrong(photo, reading) -> None:
     # flag lay apart under the bowl (the head of a turned card is down), and the bowl's thick
     # stroke read alone as a sure 1: three 5s were read as 1s.
     (6053, "illegal", Card(G, 5)),
+    # Tuning seed 5054 (NotoSans-Bold, numerals nearly as wide as the cards, which touch): the
+    # second 1 of the turned Black 11 lay closer to the next card's 0 than to its own first 1,
+    # was paired with the 0, and both 1s were left alone: the 11 was missed.
+    (5054, "legal", Card(BK, 11)),
+    # Tuning seed 6058 (NimbusSans-Bold, cards touching): the first 1 of the turned Yellow 11
+    # fitted the turned 10's 1 beside it better than its own second 1, and that 1, left alone
+    # and uncrowded (its neighbour was paired), was read as a sure Yellow 1.
+    (6058, "legal", Card(Y, 11)),
 ])
 def test_a_card_once_misread_or_dropped_is_read_right(seed, kind, card):
     photo = render_plaza_unseen.render_photo(seed, kind=kind)

@@ -23,6 +23,7 @@ from vision.cards import (
     _group_digits,
     _join_by_faint_ink,
     _line_neighbours,
+    _lined_round,
     _narrow_is_one,
     _number_odds,
     _Numeral,
@@ -40,10 +41,14 @@ def blob(x: float, y: float, w: float, h: float, label: int):
     return (int(x), int(y), int(w), int(h), label)
 
 
+# No ink: digits that may pair more ways than one read as no number either way.
+BLANK = np.zeros((600, 1600), np.float32)
+
+
 def grouped(blobs) -> list[tuple[tuple[int, ...], bool]]:
     """(labels, crowded) per group, sorted by label."""
     return sorted((tuple(sorted(labels)), bool(crowders)) for _, labels, _, crowders
-                  in _group_digits(blobs, []))
+                  in _group_digits(blobs, [], BLANK))
 
 
 @settings(max_examples=80, deadline=None)
@@ -86,7 +91,7 @@ def test_a_lone_digit_beside_a_digit_the_frame_cut_is_crowded():
     # frame's edge, was read as a sure 2.
     two = blob(110, 28, 42, 47, 12)
     one_cut = blob(158, 27, 20, 47, 13)
-    groups = _group_digits([two], [one_cut])
+    groups = _group_digits([two], [one_cut], BLANK)
     assert [(labels, crowders) for _, labels, _, crowders in groups] == [((12,), (one_cut,))]
 
 
@@ -94,6 +99,32 @@ def test_numerals_of_next_cards_are_not_crowded():
     # Cards are wider than their numerals are tall: next cards' digits lie over a height apart.
     four, five = blob(100, 100, 26, 40, 1), blob(100 + 26 + 44, 100, 26, 40, 2)
     assert grouped([four, five]) == [((1,), False), ((2,), False)]
+
+
+def test_numerals_as_wide_as_touching_cards_pair_every_digit_not_the_closest_fit():
+    # Unseen seed 5054 (NotoSans-Bold, cards touching in a row): a turned 11 and a turned 10,
+    # each nearly its card's width, set the second 1 of the 11 closer to the 10's 0 than to its
+    # own first 1. Paired closest first, the middle 1 and 0 were one number and both outer
+    # digits were left alone (the 11 was missed); paired so that no digit is left alone, each
+    # card's digits are its numeral.
+    first_one, second_one = blob(12, 27, 13, 27, 1), blob(33, 27, 13, 27, 2)
+    zero, one = blob(52, 27, 16, 25, 3), blob(74, 28, 12, 23, 4)
+    assert _pair_misfit(second_one, zero) < _pair_misfit(first_one, second_one)
+    assert grouped([first_one, second_one, zero, one]) == [((1, 2), False), ((3, 4), False)]
+
+
+@pytest.mark.parametrize("slant", [0, 3, 6])
+def test_a_frame_at_a_slant_is_lined_round_and_a_zero_is_not(slant):
+    # Unseen seed 5041: a double frame's inner line, a few degrees off the reading frame's axes,
+    # which a 10 touches with both digits, is opened as a frame; a 0 (seed 5001's, in a plain
+    # face) runs along its outline too, but is round, and opened it would part into two arcs.
+    frame = np.zeros((100, 72), np.uint8)
+    corners = cv2.boxPoints(((36, 50), (60, 88), slant)).astype(np.int32)
+    cv2.polylines(frame, [corners], True, 1, 2)
+    cv2.rectangle(frame, (20, 30), (30, 70), 1, -1)  # a digit touching it
+    zero = np.zeros((52, 32), np.uint8)
+    cv2.ellipse(zero, (16, 26), (14, 24), 0, 0, 360, 1, 6)
+    assert _lined_round(frame) and not _lined_round(zero)
 
 
 @settings(max_examples=100, deadline=None)
@@ -253,9 +284,9 @@ def test_bars_over_and_under_a_digit_are_artwork_not_its_mark():
     # took both as its 6/9 bar and was read as a sure 6.
     two = blob(20, 30, 41, 47, 4)
     over, under = blob(20, 10, 48, 5, 3), blob(14, 91, 49, 5, 6)
-    ((box, labels, bar, _),) = _group_digits([two, over, under], [])
+    ((box, labels, bar, _),) = _group_digits([two, over, under], [], BLANK)
     assert labels == (4,) and bar == 0 and box == (20, 30, 41, 47)
-    ((_, labels, bar, _),) = _group_digits([two, under], [])
+    ((_, labels, bar, _),) = _group_digits([two, under], [], BLANK)
     assert labels == (4, 6) and bar == 1
 
 
