@@ -302,6 +302,8 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
             if w * h >= 0.1 * width * width * CARD_ASPECT:  # a piece of a card, at least
                 found += _parted(_read_region(normalised, paper, region, scale, on_plaza, width,
                                               axis, _thinnest(found, scale)), seconds)
+        found += _parted(_read_uncut(normalised, paper, found, scale, on_plaza, axis,
+                                     _without_pattern(paper, width)), seconds)
     found += _parted(_read_off_white(normalised, loose, edges_free, found, scale, on_plaza,
                                      axis), seconds)
     hopeful: frozenset[int] = frozenset()
@@ -342,19 +344,39 @@ def _with_second_looks(found: list[_Reading], seconds: list[_Reading]) -> list[_
 
 
 def _read_uncut(normalised: np.ndarray, paper: np.ndarray, found: list[_Reading], scale: float,
-                on_plaza: bool, axis: float | None) -> list[_Reading]:
+                on_plaza: bool, axis: float | None, outlines: np.ndarray | None = None
+                ) -> list[_Reading]:
     """Lone cards whose paper the edges cut into pieces (a faint pattern printed under the
     numeral, noise: unseen seed 3011 lost a whole hand so), or noise speckles at the brightness
     bound (a card in a dim corner: unseen seed 5036), read from a paper mask alone, not cut
-    along edges, where it has a lone card's outline and no card was read in it."""
+    along edges, where it (or the `outlines` mask, if given) has a lone card's outline and no
+    card was read in it."""
     more = []
     centres = [tuple(float(v) for v in r.frame.mean(axis=0) * scale) for r in found]
-    for region in _regions(paper):
+    for region in _regions(paper if outlines is None else outlines):
         outline = cv2.boxPoints(region.rect)
         if region.card_shaped and not any(cv2.pointPolygonTest(outline, centre, False) >= 0
                                           for centre in centres):
             more += _read_region(normalised, paper, region, scale, on_plaza, axis=axis)
     return more
+
+
+def _without_pattern(paper: np.ndarray, card_width: float) -> np.ndarray:
+    """The paper mask (half size) with the holes smaller than half a card of `card_width`
+    (working pixels) filled (a numeral, and a pattern printed on the card) and without what is
+    narrower than half a card: the pale squares of a patterned cloth, which join a card's paper
+    and take its outline (a gingham: unseen tuning seeds 5023, 5059), drop away and leave the
+    card whole. Larger holes stay: a pale table's hole holds a card of its own."""
+    solid = cv2.medianBlur(paper, 5)
+    contours, hierarchy = cv2.findContours(solid, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    half_card = 0.5 * (card_width / 2) ** 2 * CARD_ASPECT
+    holes = [contour for contour, (_, _, _, parent) in zip(contours, hierarchy[0] if contours
+                                                           else (), strict=True)
+             if parent >= 0 and cv2.contourArea(contour) < half_card]
+    cv2.drawContours(solid, holes, -1, 1, cv2.FILLED)
+    side = max(3, int(card_width / 4)) | 1  # half a card wide, at half size
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
+    return cv2.morphologyEx(solid, cv2.MORPH_OPEN, disc)
 
 
 def _without_indices(found: list[_Reading]) -> list[_Reading]:
