@@ -32,7 +32,9 @@ The pipeline anchors on the big printed numerals, because card outlines fail whe
 5. Regions where nothing was read are read again with the card size taken from the cards read
    (one pack, one size): a lone card whose outline a picture or the table cut is found then, and
    on a Plaza a piece of a card that its own wide numeral cut in two. Lone cards whose paper
-   the edges cut into strips (a faint print on the card) are read from the paper alone. Pieces
+   the edges cut into strips (a faint print on the card) are read from the paper alone; those
+   whose paper joins a patterned cloth's pale squares, from the paper with its small holes
+   filled and what is narrower than part of a card taken off. Pieces
    of paper that ring no ink and are thinner than the pack's numerals need (the gaps between a
    cloth's dots) are not read at all. Where no card was read, paper is looked for again with a
    loose neutral test (cards lit off-white beside a brighter cream table); a region found so
@@ -302,8 +304,12 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
             if w * h >= 0.1 * width * width * CARD_ASPECT:  # a piece of a card, at least
                 found += _parted(_read_region(normalised, paper, region, scale, on_plaza, width,
                                               axis, _thinnest(found, scale)), seconds)
-        found += _parted(_read_uncut(normalised, paper, found, scale, on_plaza, axis,
-                                     _without_pattern(paper, width)), seconds)
+        # The outlines left may be the table's (a smoothed patch of a pale cloth): what they
+        # hold must be a card read for sure.
+        for outlines in _without_pattern(paper, width):
+            found += _parted([reading for reading in _read_uncut(
+                normalised, paper, found, scale, on_plaza, axis, outlines)
+                if isinstance(reading.item, SeenCard)], seconds)
     found += _parted(_read_off_white(normalised, loose, edges_free, found, scale, on_plaza,
                                      axis), seconds)
     hopeful: frozenset[int] = frozenset()
@@ -361,12 +367,14 @@ def _read_uncut(normalised: np.ndarray, paper: np.ndarray, found: list[_Reading]
     return more
 
 
-def _without_pattern(paper: np.ndarray, card_width: float) -> np.ndarray:
+def _without_pattern(paper: np.ndarray, card_width: float) -> Iterator[np.ndarray]:
     """The paper mask (half size) with the holes smaller than half a card of `card_width`
-    (working pixels) filled (a numeral, and a pattern printed on the card) and without what is
-    narrower than half a card: the pale squares of a patterned cloth, which join a card's paper
-    and take its outline (a gingham: unseen tuning seeds 5023, 5059), drop away and leave the
-    card whole. Larger holes stay: a pale table's hole holds a card of its own."""
+    (working pixels) filled (a numeral, and a pattern printed on the card), then without what is
+    narrower than a third of a card, and then than half a card: the pale squares of a patterned
+    cloth, which join a card's paper and take its outline (a gingham: unseen tuning seeds 5023,
+    6023), drop away and leave the card whole. Two sizes: the wider rounds a card's corners
+    off its outline's shape (5023), the narrower leaves a cloth's larger squares (6023).
+    Larger holes stay: a pale table's hole holds a card of its own."""
     solid = cv2.medianBlur(paper, 5)
     contours, hierarchy = cv2.findContours(solid, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     half_card = 0.5 * (card_width / 2) ** 2 * CARD_ASPECT
@@ -374,9 +382,10 @@ def _without_pattern(paper: np.ndarray, card_width: float) -> np.ndarray:
                                                            else (), strict=True)
              if parent >= 0 and cv2.contourArea(contour) < half_card]
     cv2.drawContours(solid, holes, -1, 1, cv2.FILLED)
-    side = max(3, int(card_width / 4)) | 1  # half a card wide, at half size
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
-    return cv2.morphologyEx(solid, cv2.MORPH_OPEN, disc)
+    for share in (1 / 3, 1 / 2):
+        side = max(3, int(share * card_width / 2)) | 1  # half size
+        yield cv2.morphologyEx(solid, cv2.MORPH_OPEN,
+                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side)))
 
 
 def _without_indices(found: list[_Reading]) -> list[_Reading]:
