@@ -32,7 +32,9 @@ The pipeline anchors on the big printed numerals, because card outlines fail whe
 5. Regions where nothing was read are read again with the card size taken from the cards read
    (one pack, one size): a lone card whose outline a picture or the table cut is found then, and
    on a Plaza a piece of a card that its own wide numeral cut in two. Lone cards whose paper
-   the edges cut into strips (a faint print on the card) are read from the paper alone. Pieces
+   the edges cut into strips (a faint print on the card) are read from the paper alone; those
+   whose paper joins a patterned cloth's pale squares, from the paper with its small holes
+   filled and what is narrower than part of a card taken off. Pieces
    of paper that ring no ink and are thinner than the pack's numerals need (the gaps between a
    cloth's dots) are not read at all. Where no card was read, paper is looked for again with a
    loose neutral test (cards lit off-white beside a brighter cream table); a region found so
@@ -302,6 +304,12 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
             if w * h >= 0.1 * width * width * CARD_ASPECT:  # a piece of a card, at least
                 found += _parted(_read_region(normalised, paper, region, scale, on_plaza, width,
                                               axis, _thinnest(found, scale)), seconds)
+        # The outlines left may be the table's (a smoothed patch of a pale cloth): what they
+        # hold must be a card read for sure.
+        for outlines in _without_pattern(paper, width):
+            found += _parted([reading for reading in _read_uncut(
+                normalised, paper, found, scale, on_plaza, axis, outlines)
+                if isinstance(reading.item, SeenCard)], seconds)
     found += _parted(_read_off_white(normalised, loose, edges_free, found, scale, on_plaza,
                                      axis), seconds)
     hopeful: frozenset[int] = frozenset()
@@ -342,19 +350,42 @@ def _with_second_looks(found: list[_Reading], seconds: list[_Reading]) -> list[_
 
 
 def _read_uncut(normalised: np.ndarray, paper: np.ndarray, found: list[_Reading], scale: float,
-                on_plaza: bool, axis: float | None) -> list[_Reading]:
+                on_plaza: bool, axis: float | None, outlines: np.ndarray | None = None
+                ) -> list[_Reading]:
     """Lone cards whose paper the edges cut into pieces (a faint pattern printed under the
     numeral, noise: unseen seed 3011 lost a whole hand so), or noise speckles at the brightness
     bound (a card in a dim corner: unseen seed 5036), read from a paper mask alone, not cut
-    along edges, where it has a lone card's outline and no card was read in it."""
+    along edges, where it (or the `outlines` mask, if given) has a lone card's outline and no
+    card was read in it."""
     more = []
     centres = [tuple(float(v) for v in r.frame.mean(axis=0) * scale) for r in found]
-    for region in _regions(paper):
+    for region in _regions(paper if outlines is None else outlines):
         outline = cv2.boxPoints(region.rect)
         if region.card_shaped and not any(cv2.pointPolygonTest(outline, centre, False) >= 0
                                           for centre in centres):
             more += _read_region(normalised, paper, region, scale, on_plaza, axis=axis)
     return more
+
+
+def _without_pattern(paper: np.ndarray, card_width: float) -> Iterator[np.ndarray]:
+    """The paper mask (half size) with the holes smaller than half a card of `card_width`
+    (working pixels) filled (a numeral, and a pattern printed on the card), then without what is
+    narrower than a third of a card, and then than half a card: the pale squares of a patterned
+    cloth, which join a card's paper and take its outline (a gingham: unseen tuning seeds 5023,
+    6023), drop away and leave the card whole. Two sizes: the wider rounds a card's corners
+    off its outline's shape (5023), the narrower leaves a cloth's larger squares (6023).
+    Larger holes stay: a pale table's hole holds a card of its own."""
+    solid = cv2.medianBlur(paper, 5)
+    contours, hierarchy = cv2.findContours(solid, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    half_card = 0.5 * (card_width / 2) ** 2 * CARD_ASPECT
+    holes = [contour for contour, (_, _, _, parent) in zip(contours, hierarchy[0] if contours
+                                                           else (), strict=True)
+             if parent >= 0 and cv2.contourArea(contour) < half_card]
+    cv2.drawContours(solid, holes, -1, 1, cv2.FILLED)
+    for share in (1 / 3, 1 / 2):
+        side = max(3, int(share * card_width / 2)) | 1  # half size
+        yield cv2.morphologyEx(solid, cv2.MORPH_OPEN,
+                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side)))
 
 
 def _without_indices(found: list[_Reading]) -> list[_Reading]:

@@ -632,6 +632,10 @@ def test_a_card_with_a_typical_numeral_keeps_the_typical_size():
     # Tuning seed 3025 (2 MP, a title band on each card): noise and the band speckled the
     # Yellow 12's paper to 0.73 of its card box, under the 0.75 a card needs: it was missed.
     (3025, "illegal"),
+    # Fresh tuning seed 5023 (a hand on a blue gingham, a fine diagonal pattern printed on the
+    # cards): the Red 10's and Red 6's paper, speckled by their print, joined the cloth's pale
+    # squares, and cut along the print's edges fell to pieces: neither had a card's outline.
+    (5023, "hand"),
 ])
 def test_every_card_of_a_hard_photo_is_read(seed, kind):
     photo = render_plaza_unseen.render_photo(seed, kind=kind)
