@@ -154,28 +154,35 @@ def find_pieces(photo: MaskPhoto, smallest: float = 0.002) -> Pieces:
 
 
 GRAIN_SCALE = 1.5  # (photo pixels) detail finer than this is a cloth's weave or the camera's noise
+GRAIN_BLUR, SHARP_GRAIN_BLUR = 2.0, 0.7  # (mask pixels) grain is averaged over this
 SMOOTHER = 0.7  # a region whose grain is below this share of the table's smoothest (its border
 # ring's 5th percentile) is a printed piece: a cloth's weave shows everywhere, even under light
 SMOOTH_REACH = 3  # (mask pixels) the grain of a piece's cut outline hides its edge: grown back
 RIDGE = 1.2  # a piece's cut outline shows as grain over this many times the table's median all
 # round it; glare and shade fade into the table's grain
+CREST_REACH = 8  # (mask pixels) the most a region climbs towards its outline's crest: a strong
+# edge's grain, over GRAIN_BLUR, keeps smooth print about three blurs from it
 
 
-def _fine_texture(work: np.ndarray) -> np.ndarray:
+def _fine_texture(work: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The photo's fine grain at mask size: the local RMS of its grey detail finer than
-    GRAIN_SCALE. A cloth's colours may be any piece's, but its weave is rougher than print."""
+    GRAIN_SCALE, over GRAIN_BLUR and over SHARP_GRAIN_BLUR. A cloth's colours may be any
+    piece's, but its weave is rougher than print."""
     grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY).astype(np.float32)
     detail = grey - cv2.GaussianBlur(grey, (0, 0), GRAIN_SCALE)
     power, _ = at_mask_size(detail * detail)
-    return np.sqrt(cv2.GaussianBlur(power, (0, 0), 2.0))
+    return tuple(np.sqrt(cv2.GaussianBlur(power, (0, 0), blur))
+                 for blur in (GRAIN_BLUR, SHARP_GRAIN_BLUR))
 
 
 def smooth_regions(work: np.ndarray) -> np.ndarray:
     """What the photo's grain marks as piece whatever its colour, at mask size (uint8 0/1):
     regions much smoother than the table's border (see SMOOTHER), grown over the grain their
     outline shows, and kept only when that outline is a ridge of grain most of the way round
-    (RIDGE); specks dropped. Once per photo: every segmentation of it reuses them."""
-    texture = _fine_texture(work)
+    (RIDGE), then grown over what a sharper look shows as print and up the ridge to just short
+    of its crest, the cut (_climb); specks dropped. Once per photo: every segmentation of it
+    reuses them."""
+    texture, sharp = _fine_texture(work)
     table = border_ring(texture)
     smooth = (texture < SMOOTHER * np.percentile(table, 5)).astype(np.uint8)
     smooth = cv2.morphologyEx(smooth, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -187,7 +194,35 @@ def smooth_regions(work: np.ndarray) -> np.ndarray:
     ridge = np.bincount(around[ring], texture[ring] > RIDGE * np.median(table), minlength=count)
     outlined = 2 * ridge > np.bincount(around[ring], minlength=count)
     outlined[0] = False
-    return outlined[labels].astype(np.uint8)
+    regions = outlined[labels].astype(np.uint8)
+    # a tab's head, beyond its neck, is smooth only at a sharper look: what is smoother than
+    # nearly all of the table at that look, and joined to a region, is print too
+    print_like = (sharp < np.percentile(border_ring(sharp), 5)).astype(np.uint8) | regions
+    count, labels = cv2.connectedComponents(print_like, connectivity=8)
+    reached = np.zeros(count, bool)
+    reached[labels[regions > 0]] = True
+    reached[0] = False
+    return _climb(reached[labels].astype(np.uint8), sharp)
+
+
+def _climb(regions: np.ndarray, texture: np.ndarray) -> np.ndarray:
+    """The regions grown up the grain around them to just short of its crest (at most
+    CREST_REACH): a pixel joins when its grain is at least that of every region pixel beside it
+    and some pixel beside it outside them is higher still. Two pieces' cut is one thin line,
+    its grain blurred into a ridge as wide as a tab's neck; the smooth parts on either side
+    stop short of it by the blur's reach, and climbing their flanks they leave only the crest,
+    where the cut is, between them. Beyond a piece's outline the grain falls again to the
+    table's, which no region climbs down into."""
+    regions = regions.copy()
+    kernel = np.ones((3, 3), np.uint8)
+    for _ in range(CREST_REACH):
+        beside = cv2.dilate(np.where(regions > 0, texture, -1).astype(np.float32), kernel)
+        higher = cv2.dilate(np.where(regions > 0, -1, texture).astype(np.float32), kernel)
+        climbing = (regions == 0) & (beside >= 0) & (texture >= beside) & (higher > texture)
+        if not climbing.any():
+            break
+        regions[climbing] = 1
+    return regions
 
 
 def at_mask_size(work: np.ndarray) -> tuple[np.ndarray, float]:

@@ -191,23 +191,35 @@ def test_bodies_offset_along_their_side_are_out_of_line():
     assert pair.level > 0.3
 
 
-def gap_between_bodies(gap: int, angle: float = 30) -> tuple[float, float, bool | None, float]:
-    """Two 150 × 120 bodies `gap` pixels apart, a dark cut line drawn along each one's edge:
-    the mask's seam share, the seam gap read finer, the verdict on the joint, and the body
-    length the gap is a share of."""
-    image = table_with([(250, 250, 150, 120), (400 + gap, 250, 150, 120)])
-    for x in (399, 400 + gap):
-        cv2.line(image, (x, 250), (x, 369), (40, 40, 40), 1)
+def gap_between_bodies(gap: int, angle: float = 30,
+                       woven: bool = False) -> tuple[float, float, bool | None, float]:
+    """Two 150 × 120 bodies `gap` pixels apart, a dark cut line drawn along each one's edge, on
+    the plain table or (`woven`) of the woven cloth's own colour: the mask's seam share, the
+    seam gap read finer, the verdict on the joint, and the body length the gap is a share of."""
+    bodies = [(250, 250, 150, 120), (400 + gap, 250, 150, 120)]
+    if woven:
+        image = woven_table(bodies)  # outlined by its cut lines
+    else:
+        image = table_with(bodies)
+        for x in (399, 400 + gap):
+            cv2.line(image, (x, 250), (x, 369), (40, 40, 40), 1)
     turn = cv2.getRotationMatrix2D((SIZE[0] / 2, SIZE[1] / 2), angle, 1.0)
-    image = cv2.warpAffine(image, turn, SIZE, borderValue=TABLE)
+    image = cv2.warpAffine(image, turn, SIZE, borderMode=cv2.BORDER_REFLECT)
     found = pieces_in(image)
     pair = read_pair(found)
     gap = seam_gap(image, found, pair)
     return pair.seam, gap.width, _joined(image, pair, gap), pair.along
 
 
-def test_t4_bodies_joined_with_only_their_cut_lines_between_are_joined():
-    seam, gap, joined, _ = gap_between_bodies(0)
+# woven: the pieces, of the cloth's own colour, are found by their smooth print, which the grain
+# of their cut outline hides a blur's reach from it; grown up that grain to its crest they meet at
+# the cut line (before: the joined pair's seam band was 0.90 piece, and it was not joined)
+ON_TABLES = pytest.mark.parametrize("woven", [False, True], ids=["plain", "woven-own-colour"])
+
+
+@ON_TABLES
+def test_t4_bodies_joined_with_only_their_cut_lines_between_are_joined(woven):
+    seam, gap, joined, _ = gap_between_bodies(0, woven=woven)
     assert seam > 0.99 and gap <= GAP_CLOSED and joined is True
 
 
@@ -221,15 +233,17 @@ def test_t4_one_body_read_as_two_shows_no_cut_line_and_is_not_joined():
     assert _joined(image, pair, seam_gap(image, found, pair)) is None
 
 
-def test_t4_a_gap_the_mask_closes_is_still_seen_finer_and_never_joined():
+@ON_TABLES
+def test_t4_a_gap_the_mask_closes_is_still_seen_finer_and_never_joined(woven):
     # 6 pixels (4% of a side) are a pixel or two on the mask: its seam band reads closed
-    seam, gap, joined, _ = gap_between_bodies(6)
+    seam, gap, joined, _ = gap_between_bodies(6, woven=woven)
     assert seam >= 0.97
     assert gap > GAP_CLOSED and joined is not True
 
 
-def test_t4_a_wider_gap_is_not_a_full_side():
-    _, gap, joined, _ = gap_between_bodies(12)
+@ON_TABLES
+def test_t4_a_wider_gap_is_not_a_full_side(woven):
+    _, gap, joined, _ = gap_between_bodies(12, woven=woven)
     assert gap > GAP_OPEN and joined is False
 
 
