@@ -417,6 +417,8 @@ SHIFTS = np.float64([(0.0, 0.0)] + [(x, y) for x in (-0.05, 0, 0.05) for y in (-
 CLEAR_OF_TABLE = 2  # mask pixels kept clear of the table in the comparison
 SEEN = 0.3  # a cell whose middle is less than this share inside the photo is not read
 HOLE = 0.02  # a seam with more than this share of table in its band is open
+DOUBTED_SEAMS = 2  # closed seams a flat cell needs when a look-alike cell does not hold its own
+# piece: that piece may lie here, and one side of its cut may interlock by chance
 ANCHORS = 1  # cells clearly right by their content before seams may vouch for flat ones
 UNLIKE = 2 * LOOKS_LIKE  # the most a present cell adds to a reading's fitness
 
@@ -819,7 +821,8 @@ def _seams_decide(found: Pieces, corners: np.ndarray, bank: cells.Bank,
     own pieces explain better (`distances`: each cell's _distances). One piece cannot be two
     (_holding_their_own): where every cell nearer than its own holds its own piece (counted
     right, or leaning) and its own cell turned is not nearer, its content cannot tell it from
-    its own cell after all."""
+    its own cell after all. A cell with a look-alike (a cell its content cannot tell it from)
+    not counted right needs DOUBTED_SEAMS closed seams: that look-alike's piece may lie here."""
     states = [verdict if verdict != "unsure" else "wrong" for verdict in verdicts]
 
     def leaning(index: int) -> bool:
@@ -837,10 +840,17 @@ def _seams_decide(found: Pieces, corners: np.ndarray, bank: cells.Bank,
                    if cell != index and (states[cell] == "right" or leaning(cell))}
         return not (nearer & ~_holding_their_own(holding, len(nearer))).any()
 
+    def look_alike_unplaced(index: int) -> bool:
+        """Does a cell its content cannot tell it from (under some turn) not hold its own
+        piece? That piece may then lie here."""
+        alike = set((np.flatnonzero(~distinct[index]) % (GRID * GRID)).tolist()) - {index}
+        return any(states[cell] != "right" for cell in alike)
+
     def judge(indices: list[int]) -> None:
         near = {other for index in indices for other in _neighbours(index) if leaning(other)}
         for index in indices:
-            states[index] = _by_seams(found, corners, index, verdicts, bank, near)
+            states[index] = _by_seams(found, corners, index, verdicts, bank, near,
+                                      DOUBTED_SEAMS if look_alike_unplaced(index) else 1)
 
     judge([index for index, verdict in enumerate(verdicts) if verdict == "unsure"])
     judge([index for index, verdict in enumerate(verdicts) if verdict == "wrong"
@@ -856,21 +866,22 @@ def _neighbours(index: int) -> list[int]:
 
 
 def _by_seams(found: Pieces, corners: np.ndarray, index: int, verdicts: list[str],
-              bank: cells.Bank, leaning: set[int] | frozenset[int] = frozenset()) -> CellState:
+              bank: cells.Bank, leaning: set[int] | frozenset[int] = frozenset(),
+              needed: int = 1) -> CellState:
     """A cell its content cannot place is right when its cut interlocks: its seam with every
-    neighbour that is clearly right is closed, and it is closed with at least one neighbour that
-    is right or unsure too, or `leaning` (its own cell explains it best). A turned or
-    moved piece leaves table showing where its tabs and blanks do not interlock; a seam open to
-    a wrong neighbour says nothing about this piece."""
-    joined = False
+    neighbour that is clearly right is closed, and it is closed with at least `needed`
+    neighbours that are right or unsure too, or `leaning` (its own cell explains it best). A
+    turned or moved piece leaves table showing where its tabs and blanks do not interlock; a
+    seam open to a wrong neighbour says nothing about this piece."""
+    joined = 0
     for other in _neighbours(index):
         if verdicts[other] not in ("right", "unsure") and other not in leaning:
             continue
         closed = _seam_closed(found, corners, divmod(index, GRID), divmod(other, GRID), bank)
         if not closed and verdicts[other] == "right":
             return "wrong"
-        joined |= closed
-    return "right" if joined else "wrong"
+        joined += closed
+    return "right" if joined >= needed else "wrong"
 
 
 CUT_WIDTH = 0.06  # (cells) table showing no wider than this along a seam is the cut line or
