@@ -417,8 +417,8 @@ SHIFTS = np.float64([(0.0, 0.0)] + [(x, y) for x in (-0.05, 0, 0.05) for y in (-
 CLEAR_OF_TABLE = 2  # mask pixels kept clear of the table in the comparison
 SEEN = 0.3  # a cell whose middle is less than this share inside the photo is not read
 HOLE = 0.02  # a seam with more than this share of table in its band is open
-DOUBTED_SEAMS = 2  # closed seams a flat cell needs when a look-alike cell does not hold its own
-# piece: that piece may lie here, and one side of its cut may interlock by chance
+DOUBTED_SEAMS = 2  # closed seams a flat cell needs when it is nearer a look-alike cell not
+# holding its own piece: that piece may lie here, and one side of its cut may interlock by chance
 ANCHORS = 1  # cells clearly right by their content before seams may vouch for flat ones
 UNLIKE = 2 * LOOKS_LIKE  # the most a present cell adds to a reading's fitness
 
@@ -821,8 +821,8 @@ def _seams_decide(found: Pieces, corners: np.ndarray, bank: cells.Bank,
     own pieces explain better (`distances`: each cell's _distances). One piece cannot be two
     (_holding_their_own): where every cell nearer than its own holds its own piece (counted
     right, or leaning) and its own cell turned is not nearer, its content cannot tell it from
-    its own cell after all. A cell with a look-alike (a cell its content cannot tell it from)
-    not counted right needs DOUBTED_SEAMS closed seams: that look-alike's piece may lie here."""
+    its own cell after all. A cell nearer a look-alike (a cell its content cannot tell it from)
+    not counted right than its own needs DOUBTED_SEAMS closed seams: that piece may lie here."""
     states = [verdict if verdict != "unsure" else "wrong" for verdict in verdicts]
 
     def leaning(index: int) -> bool:
@@ -840,17 +840,18 @@ def _seams_decide(found: Pieces, corners: np.ndarray, bank: cells.Bank,
                    if cell != index and (states[cell] == "right" or leaning(cell))}
         return not (nearer & ~_holding_their_own(holding, len(nearer))).any()
 
-    def look_alike_unplaced(index: int) -> bool:
-        """Does a cell its content cannot tell it from (under some turn) not hold its own
-        piece? That piece may then lie here."""
-        alike = set((np.flatnonzero(~distinct[index]) % (GRID * GRID)).tolist()) - {index}
-        return any(states[cell] != "right" for cell in alike)
+    def nearer_look_alike_unplaced(index: int) -> bool:
+        """Is the cell's content nearer than its own cell to a cell (under some turn) it cannot
+        be told from, whose own piece is not counted right? That piece may then lie here."""
+        nearer = ~distinct[index] & (distances[index] < mines[index])
+        unplaced = {cell for cell in range(GRID * GRID) if cell != index and states[cell] != "right"}
+        return bool((nearer & _holding_their_own(unplaced, len(nearer))).any())
 
     def judge(indices: list[int]) -> None:
         near = {other for index in indices for other in _neighbours(index) if leaning(other)}
         for index in indices:
             states[index] = _by_seams(found, corners, index, verdicts, bank, near,
-                                      DOUBTED_SEAMS if look_alike_unplaced(index) else 1)
+                                      DOUBTED_SEAMS if nearer_look_alike_unplaced(index) else 1)
 
     judge([index for index, verdict in enumerate(verdicts) if verdict == "unsure"])
     judge([index for index, verdict in enumerate(verdicts) if verdict == "wrong"
