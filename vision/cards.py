@@ -78,6 +78,7 @@ LOOSE_TINT = 0.6  # _paper_mask's tint on the second look, for off-white lit car
 SMALLEST_NUMERAL = 0.5  # a card's numeral is at least this share of its neighbours' height
 DECK_INK = 0.9  # a colour confidence from which a card's ink measures the deck's ink
 INK_CLEAR = 0.1  # an unsure reading whose ink colour confidence is lower is table, not card
+ROW_DOUBT = 0.98  # number odds below which a reading its row neighbours contradict is unsure
 ASLANT = 20  # degrees off a Plaza's rows from which a reading's frame is too slanted to trust
 # One ink strays across a photo (light, blur) by the clear cards' own spread, at least DECK_STRAY
 # (CIE Lab units); DECK_FAR times that from a deck ink is another ink.
@@ -319,7 +320,7 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
         hopeful = frozenset(id(r.frame) for r in beside if not isinstance(r.item, SeenCard))
     found = _recolour_by_deck(_without_indices(_with_second_looks(found, seconds)))
     if on_plaza:
-        found = _settle_on_grid(_doubt_aslant(found), hopeful)
+        found = _settle_on_grid(_doubt_against_row(_doubt_aslant(found)), hopeful)
     alike = _alike_in_size(found)
     kept = {id(r) for r in alike}
     alike += _read_by_index([r for r in found if id(r) not in kept], alike, small, scale, on_plaza)
@@ -2231,6 +2232,35 @@ def _doubt_aslant(found: list[_Reading]) -> list[_Reading]:
     return doubted
 
 
+def _doubt_against_row(found: list[_Reading]) -> list[_Reading]:
+    """A row is one colour, its numbers running on (P5): a sure reading whose row neighbours
+    (sure cards of its colour, a card away along its rows) continue none of them its number is
+    doubted, if its own evidence is weak: its number's odds below ROW_DOUBT (a 10 read as a 9 in
+    a frame that cut its 1 off: unseen tuning seed 6052), or a 6 or 9 beside a card that
+    continues the other (a 6 is a 9 turned 180°, and any card may lie turned: only a mark tells
+    which way up it lies; seed 6014). The Plaza may be illegal, so it is not changed, only made
+    unsure."""
+    sure = [r for r in found if isinstance(r.item, SeenCard)]
+    doubted = []
+    for reading in found:
+        if isinstance(reading.item, SeenCard):
+            card = reading.item.card
+            along, down = reading.frame[1] - reading.frame[0], reading.frame[3] - reading.frame[0]
+            centre = reading.frame.mean(axis=0)
+            beside = [other.item.card.number for other in sure
+                      if other.item.card.colour is card.colour
+                      and 0.7 <= abs((offset := other.frame.mean(axis=0) - centre) @ along)
+                      / (along @ along) <= 1.4 and abs(offset @ down) / (down @ down) <= 0.4]
+            turned = 15 - card.number if card.number in (6, 9) else None
+            weak = _number_odds(reading.probabilities).max() < ROW_DOUBT \
+                or turned is not None and any(abs(n - turned) == 1 for n in beside)
+            if beside and weak and not any(abs(n - card.number) == 1 for n in beside):
+                reading = _rejudged(reading, _doubted(reading.probabilities),
+                                    reading.colour_confidence)
+        doubted.append(reading)
+    return doubted
+
+
 def _without_pieces(found: list[_Reading]) -> list[_Reading]:
     """The readings but those whose numeral is one digit of another's two-digit numeral at the
     same place (the 1 of an 11, the 2 of a 12), read alone in another frame. The wider reading
@@ -2261,10 +2291,16 @@ def _side_by_side(one: Card, other: Card) -> bool:
 
 
 def _two_places(one: np.ndarray, other: np.ndarray) -> bool:
-    """Whether two card frames stand for two places: their centres lie further apart than a
-    place is held (_held), 0.6 of the narrower frame's width."""
-    width = min(float(np.linalg.norm(one[1] - one[0])), float(np.linalg.norm(other[1] - other[0])))
-    return not _held(one.mean(axis=0), [other.mean(axis=0)], width)
+    """Whether two card frames stand for two places: cards lie in rows and columns (P5), so the
+    centres of two lie apart by most of a card along the narrower frame's rows or across them
+    (a frame read too wide is no measure). A frame shifted by less both ways lies half over the
+    seam of two cards: a second reading of a place (a frame line there read as a 1: unseen
+    tuning seed 7018)."""
+    one, other = sorted((one, other), key=lambda frame: float(np.linalg.norm(frame[1] - frame[0])))
+    along, down = one[1] - one[0], one[3] - one[0]
+    offset = other.mean(axis=0) - one.mean(axis=0)
+    return bool(abs(offset @ along) >= 0.6 * (along @ along)
+                or abs(offset @ down) >= 0.6 * (down @ down))
 
 
 def _overlap(one: np.ndarray, other: np.ndarray) -> float:
