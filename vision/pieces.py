@@ -253,6 +253,20 @@ class MaskPhoto:
         """Its colours in BGR (8 bits, exact), each distinct one once (_distinct_colours)."""
         return _distinct_colours(np.round(_bgr_of(self.lab) * 255).astype(np.int32))
 
+    @cached_property
+    def edge(self) -> np.ndarray:
+        """Its colour gradient (_edge)."""
+        return _edge(self.lab)
+
+    @cached_property
+    def cuts(self) -> np.ndarray:
+        """Its cuts: edges sharper than SOFT_EDGE and than the table's own (its border ring's
+        TABLE_EDGES percentile) that are steps, much less sharp blurred. A small strong glare's
+        flank is as steep, but as steep blurred, and must not part its core from its soft rim."""
+        edge = self.edge
+        return ((edge >= max(SOFT_EDGE, float(np.percentile(border_ring(edge), TABLE_EDGES))))
+                & (_edge(cv2.GaussianBlur(self.lab, (0, 0), STEP_BLUR)) < STEP_SHARPNESS * edge))
+
 
 def mask_photo(work: np.ndarray) -> MaskPhoto:
     """The photo (any size) reduced to MASK_LONG_SIDE and prepared for segmenting."""
@@ -353,15 +367,10 @@ def _light(photo: MaskPhoto, mask: np.ndarray, centres: np.ndarray,
     lit_colour[used] = _unlit(colours[used].astype(np.float32) / 255, table) < tolerance
     lit = np.zeros(mask.shape, np.uint8)
     lit[mask > 0] = lit_colour[shown]
-    lab = photo.lab
-    edge = _edge(lab)
+    edge = photo.edge
     # light does not cross a cut: a sharp edge parts glare beside a piece from the piece's own
-    # lit colours (its print, the rim its cut blends with the table); each part is judged alone.
-    # A cut is a step, much less sharp when blurred; a small strong glare's flank is as steep
-    # but as steep blurred, and must not part its core from its soft rim.
-    cut = ((edge >= max(SOFT_EDGE, float(np.percentile(border_ring(edge), TABLE_EDGES))))
-           & (_edge(cv2.GaussianBlur(lab, (0, 0), STEP_BLUR)) < STEP_SHARPNESS * edge))
-    count, labels = cv2.connectedComponents(lit & ~cut, connectivity=8)
+    # lit colours (its print, the rim its cut blends with the table); each part is judged alone
+    count, labels = cv2.connectedComponents(lit & ~photo.cuts, connectivity=8)
     if count < 2:
         return np.zeros(mask.shape, bool)
     # the cut itself is outline of the part it bounds
