@@ -752,14 +752,10 @@ def _verdict(index: int, score: cells.Scores, every: np.ndarray, vouched: set[in
     mine = float(every[index])
     elsewhere = _holding_their_own(placed - {index}, len(every))
     told_apart = float(every[distinct[index] & ~elsewhere].min(initial=np.inf))
-    by_colour = (mine + CLEARLY < every) & (mine < CLEAR_RATIO * every)
-    beaten, by_structure = by_colour.copy(), np.zeros_like(by_colour)
-    if structured[index]:
-        correlated = score.structure().max(0)
-        if correlated[index] >= STRUCTURE_LIKE:
-            by_structure = correlated[index] - correlated >= STRUCTURE_MARGIN
-        beaten = (beaten | by_structure) & (correlated <= correlated[index])
-    beaten[index] = by_structure[index] = by_colour[index] = True
+    by_colour = _beaten_by_colour(index, every)
+    beaten, by_structure = _beaten_by_pattern(index, score, by_colour) if structured[index] \
+        else (by_colour, np.zeros_like(by_colour))
+    by_structure[index] = True
     told = mine <= LOOKS_LIKE and (index in vouched or beaten.all()) \
         or mine <= UNLIKE and by_structure.all()
     if told and (index in vouched or by_colour.all() or mine <= NOISE):
@@ -779,6 +775,29 @@ def _verdict(index: int, score: cells.Scores, every: np.ndarray, vouched: set[in
         # its neighbours, so they cannot vouch for it)
         return "wrong", mine
     return "unsure", mine  # flat content looks the same turned or moved
+
+
+def _beaten_by_colour(index: int, every: np.ndarray) -> np.ndarray:
+    """(cells × turns) True where the cell's own distance (`every`: its _distances) is clearly
+    nearer than that cell and turn's: by CLEARLY, and CLEAR_RATIO times as near. True at its
+    own."""
+    mine = every[index]
+    by_colour = (mine + CLEARLY < every) & (mine < CLEAR_RATIO * every)
+    by_colour[index] = True
+    return by_colour
+
+
+def _beaten_by_pattern(index: int, score: cells.Scores, by_colour: np.ndarray
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """For a cell whose picture cell has a pattern, the cells and turns its own cell beats
+    (cells × turns): clearly further by colour (`by_colour`) or clearly less correlated in
+    structure (STRUCTURE_MARGIN, when its pattern is its own cell's: STRUCTURE_LIKE), and
+    none correlated better; and those it beats by structure alone. Light does not change
+    structure; a wrong piece matching the colours by chance does not match the pattern."""
+    correlated = score.structure().max(0)
+    by_structure = correlated[index] - correlated >= STRUCTURE_MARGIN \
+        if correlated[index] >= STRUCTURE_LIKE else np.zeros_like(by_colour)
+    return (by_colour | by_structure) & (correlated <= correlated[index]), by_structure
 
 
 def _holding_their_own(holding: set[int] | frozenset[int], candidates: int) -> np.ndarray:
