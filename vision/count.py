@@ -784,7 +784,9 @@ def _verdict(index: int, score: cells.Scores, every: np.ndarray, vouched: set[in
 def _holding_their_own(holding: set[int] | frozenset[int], candidates: int) -> np.ndarray:
     """(candidates: picture cells × turns) True at the cells, under every turn, in `holding`:
     their own pieces lie in them, and one piece cannot be two, so they explain no other cell."""
-    return np.isin(np.arange(candidates) % (GRID * GRID), list(holding))
+    held = np.zeros(GRID * GRID, bool)
+    held[list(holding)] = True
+    return held[np.arange(candidates) % (GRID * GRID)]
 
 
 def _distances(score: cells.Scores) -> np.ndarray:

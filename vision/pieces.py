@@ -311,9 +311,9 @@ def segment(photo: MaskPhoto, sample: np.ndarray, smallest: float = 0.002) -> Pi
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     largest = stats[1:, cv2.CC_STAT_AREA].max(initial=0)
-    keep = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA]
-            >= max(smallest * mask.size, LARGEST_SHARE * largest)]
-    bare = np.isin(labels, keep).astype(np.uint8)
+    keep = stats[:, cv2.CC_STAT_AREA] >= max(smallest * mask.size, LARGEST_SHARE * largest)
+    keep[0] = False  # the table
+    bare = keep[labels].astype(np.uint8)
     mask = fill_holes(bare)
     return Pieces(mask, bare, photo.factor, orientation(mask) if mask.any() else 0.0,
                   centres[table], margin, photo.smooth)
