@@ -527,8 +527,7 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
 
     def middles(mask: np.ndarray) -> np.ndarray:
         """(16, S, S) 1 where `mask` covers each cell's middle (half its sides)."""
-        return cells.paired_bodies(work, mask, found.factor, centres, x_sides * 0.5,
-                                   y_sides * 0.5).weight
+        return cells.paired_weights(mask, found.factor, centres, x_sides * 0.5, y_sides * 0.5)
 
     visible = [float(weight.mean()) for weight in middles(seen)]
     coverage = [float(weight.mean()) / max(shown, 1e-6)
@@ -549,9 +548,9 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
     lost = np.array([coverage[index] < PRESENT and index in placed
                      for index in range(GRID * GRID)])
     if lost.any():
-        weight[lost] = cells.paired_bodies(work, seen, found.factor, shifted[lost],
-                                           x_sides[lost, None], y_sides[lost, None]
-                                           ).weight.reshape(-1, *each[1:])
+        weight[lost] = cells.paired_weights(seen, found.factor, shifted[lost],
+                                            x_sides[lost, None], y_sides[lost, None]
+                                            ).reshape(-1, *each[1:])
     sampled = [cells.Body(*cell) for cell in zip(colour, weight, strict=True)]
     lit = _relit(sampled, bank, present)
     verdicts, mines, distances = _judged(lit, refs, present, visible, vouched, distinct,
