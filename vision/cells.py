@@ -147,13 +147,20 @@ def paired_bodies(image: np.ndarray, mask: np.ndarray, mask_factor: float, centr
                   x_sides: np.ndarray, y_sides: np.ndarray) -> Body:
     """A body at each of `centres` with the matching sides (broadcast as sample_each takes
     them), stacked in order along the turn axis; `body`'s arguments otherwise."""
+    weight = paired_weights(mask, mask_factor, centres, x_sides, y_sides)
     colour = sample_each(image, centres, x_sides, y_sides)
+    return Body(colour.reshape(*weight.shape, -1).astype(np.float32), weight)
+
+
+def paired_weights(mask: np.ndarray, mask_factor: float, centres: np.ndarray,
+                   x_sides: np.ndarray, y_sides: np.ndarray) -> np.ndarray:
+    """paired_bodies' weights alone, (n, S, S): where only the mask's cover is wanted, the
+    photo is not sampled."""
     weight = np.clip(sample_each(mask.astype(np.float32), np.asarray(centres) / mask_factor,
                                  np.asarray(x_sides) / mask_factor,
                                  np.asarray(y_sides) / mask_factor), 0, 1)
     count = weight.size // (SAMPLES * SAMPLES)
-    return Body(colour.reshape(count, SAMPLES, SAMPLES, -1).astype(np.float32),
-                (weight.reshape(count, SAMPLES, SAMPLES) > 0.5).astype(np.float32))
+    return (weight.reshape(count, SAMPLES, SAMPLES) > 0.5).astype(np.float32)
 
 
 @dataclass(frozen=True, eq=False)
