@@ -192,22 +192,25 @@ def find_pieces_on_ring(photo: MaskPhoto, picture: Picture) -> Pieces:
             keep[k] = not np.isin(parts[middle > 0], from_ring).mean() > REACHES_MIDDLE
     ring_nearest = nearest[ring]
 
-    def segmented(keep: np.ndarray) -> tuple[float, Pieces] | None:
-        table = np.isin(ring_nearest, np.flatnonzero(keep))
-        if table.mean() < LEAST_RING:
-            return None  # too little of the ring left for a table
+    def segmented(table: np.ndarray) -> tuple[float, Pieces]:
         pixels = ring_lab[table]
         found = segment(photo, pixels[:: max(1, len(pixels) // 4000)])
         return _rectangle_likeness(found.mask), found
 
-    best = segmented(keep) or segmented(np.ones(len(centres), bool))
+    def on_colours(kept: np.ndarray) -> tuple[float, Pieces] | None:
+        table = np.isin(ring_nearest, np.flatnonzero(kept))
+        return segmented(table) if table.mean() >= LEAST_RING else None  # too little table
+
+    # a ring of more colours than TABLE_COLOURS, few of its pixels near any: all of it is table
+    best = on_colours(keep) or on_colours(np.ones(len(centres), bool)) \
+        or segmented(np.ones(len(ring_lab), bool))
     # A picture colour that reaches the ring beside the rectangle but not the middle: dropped
     # when the pieces then grow and stay as convex (the rest of the rectangle); a table colour
     # dropped adds bands and specks of table around the rectangle, far from convex.
     for k in np.flatnonzero(suspect & keep):
         trial = keep.copy()
         trial[k] = False
-        tried = segmented(trial)
+        tried = on_colours(trial)
         if tried is not None and tried[0] >= best[0] - LIKENESS_SLACK \
                 and tried[1].area >= GROWS * best[1].area:
             best, keep = tried, trial

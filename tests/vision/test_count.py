@@ -77,6 +77,16 @@ def test_t6_a_flat_rectangle_running_off_the_photo_is_told_from_the_table(table,
     assert _overlap(count.find_pieces_outside(at_mask, corners), truth) > 0.9
 
 
+def test_a_table_of_more_colours_than_a_table_has_gives_an_unsure_count_not_a_crash():
+    # a patchwork cloth: too few of the border ring's pixels are near any of its TABLE_COLOURS
+    # colours for the ring to pass for table, with or without the picture's colours
+    blocks = np.random.default_rng(7).integers(0, 256, (FRAME[1] // 16, FRAME[0] // 16, 3))
+    photo = cv2.resize(blocks.astype(np.uint8), FRAME, interpolation=cv2.INTER_NEAREST)
+    photo[160:320, 200:440] = (90, 140, 200)
+    picture = make_picture("flat", np.full((300, 400, 3), (90, 140, 200), np.uint8))
+    assert not count_pieces(photo, picture).sure
+
+
 WOVEN_RECTANGLE = (250, 180, 320, 240)  # x, y, w, h: the rectangle laid on a checked cloth
 
 
