@@ -6,8 +6,8 @@
   table's own edges are blends), by a margin taken from how far the border's own pixels are
   (a textured table gets a wider margin). Holes are filled for the outline (a piece has none,
   so a table-coloured patch inside one is piece too) but kept in `bare`, where a gap closed in
-  by two pieces that do not interlock shows as a hole. On a woven table, where the grain
-  finds print, a part found by colour alone with no print and no rougher than the weave is the
+  by two pieces that do not interlock shows as a hole. Where the grain finds a piece's print,
+  a part found by colour alone with no print, the weave's grain and no cut outline is the
   cloth (a tartan's crossing, too rare along the border for a table colour; light on it).
 - Glare and shadow on the table are no piece: a region of colours a table colour explains
   under more or less light (glare adds white, shade dims) whose outline against the table is
@@ -300,13 +300,19 @@ def segment(photo: MaskPhoto, sample: np.ndarray, smallest: float = 0.002) -> Pi
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     area = stats[:, cv2.CC_STAT_AREA]
     parts = [i for i in range(1, count) if area[i] >= smallest * mask.size]
-    if photo.smooth.any():
-        # where the grain tells print from cloth, a part found by colour alone, with no print
-        # in it and no rougher than the cloth's weave, is the cloth: a check of a colour the
-        # border crosses too rarely for a table colour (a tartan's crossing), or light on it
-        printed = np.bincount(labels.ravel(), photo.smooth.ravel(), minlength=count) > 0
+    printed = np.bincount(labels.ravel(), photo.smooth.ravel(), minlength=count) > 0
+    if printed[parts].any():
+        # where the grain finds a piece's print, a part found by colour alone, with no print in
+        # it, no rougher than the cloth's weave, and not outlined by a cut most of the way round
+        # is the cloth: a check of a colour the border crosses too rarely for a table colour (a
+        # tartan's crossing), or light on the weave
         weave = np.percentile(border_ring(photo.grain), WEAVE)
-        parts = [i for i in parts if printed[i] or np.median(photo.grain[labels == i]) > weave]
+        rim = (mask > cv2.erode(mask, np.ones((3, 3), np.uint8))).ravel()
+        near_cut = cv2.dilate(photo.cuts.astype(np.uint8), np.ones((5, 5), np.uint8)).ravel()
+        around = np.bincount(labels.ravel()[rim], minlength=count)
+        cut = 2 * np.bincount(labels.ravel()[rim], near_cut[rim], minlength=count) > around
+        parts = [i for i in parts if printed[i] or cut[i]
+                 or np.median(photo.grain[labels == i]) > weave]
     largest = area[parts].max(initial=0)
     keep = [i for i in parts if area[i] >= LARGEST_SHARE * largest]
     bare = np.isin(labels, keep).astype(np.uint8)
