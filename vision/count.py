@@ -43,8 +43,9 @@ How it works, and why:
   closed (a turned or moved piece does not interlock; a neighbour counted wrong vouches only
   when its own cell explains it best, as a wrong piece lying on top of its neighbours does
   not) and some cell of the reading is clearly right by its content (flat cells interlock on
-  a grid laid wrong too). Otherwise it is wrong: counting a
-  wrong piece right would undercharge the player (T6).
+  a grid laid wrong too). A flat cell is never clearly right by its colour alone: a flat
+  piece of another picture may have it, so its seams decide as well. Otherwise it is wrong:
+  counting a wrong piece right would undercharge the player (T6).
   Features vouch for a piece only where the mask sees one: a piece the mask calls table
   must show its content.
 """
@@ -413,8 +414,9 @@ def _plausible_turn(corners: np.ndarray, bank: cells.Bank) -> bool:
 # A cell is missing when less than PRESENT of its middle is piece. It is right when its own
 # cell (under the rectangle's turn) is within LOOKS_LIKE and every other cell/turn is at least
 # CLEARLY further and 1 / CLEAR_RATIO times as far; or, when the content cannot tell (its own
-# within NOISE: a flat cell), when its seams are closed. Otherwise it is wrong (a cell only
-# about as near its own as another, beyond the noise, may be either: T6 counts it wrong).
+# within NOISE: a flat cell; or a flat cell matched by colour alone), when its seams are
+# closed. Otherwise it is wrong (a cell only about as near its own as another, beyond the
+# noise, may be either: T6 counts it wrong).
 PRESENT = 0.5
 CLEARLY = 0.03
 CLEAR_RATIO = 0.75
@@ -569,7 +571,7 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
     anchored = verdicts.count("right") >= ANCHORS
     compared = [present[index] and visible[index] >= SEEN for index in range(GRID * GRID)]
     states = _seams_decide(found, corners, bank, distances, distinct, verdicts, mines,
-                           compared) if anchored \
+                           compared, vouched) if anchored \
         else [verdict if verdict != "unsure" else "wrong" for verdict in verdicts]
     return _Reading(corners, states, fitness, verdicts.count("right"))
 
@@ -841,14 +843,22 @@ def _clear_of_foreign_tabs(index: int, verdicts: list[str]) -> np.ndarray:
 
 def _seams_decide(found: Pieces, corners: np.ndarray, bank: cells.Bank,
                   distances: list[np.ndarray], distinct: np.ndarray, verdicts: list[str],
-                  mines: list[float], compared: list[bool]) -> list[CellState]:
+                  mines: list[float], compared: list[bool],
+                  vouched: set[int]) -> list[CellState]:
     """The cells' states, the seams (_by_seams) deciding those their content cannot place:
     the unsure, then the flat ones (their own cell within NOISE) that only cells holding their
     own pieces explain better (`distances`: each cell's _distances). One piece cannot be two
     (_holding_their_own): where every cell nearer than its own holds its own piece (counted
     right, or leaning) and its own cell turned is not nearer, its content cannot tell it from
     its own cell after all. A cell nearer a look-alike (a cell its content cannot tell it from)
-    not counted right than its own needs DOUBTED_SEAMS closed seams: that piece may lie here."""
+    not counted right than its own needs DOUBTED_SEAMS closed seams: that piece may lie here.
+    A flat cell (its picture cell without the pattern STRUCTURED asks) counted right on its
+    colour alone, not placed by features (`vouched`), is unsure too (T6): a flat piece of
+    another picture, or of a cell whose colour the light shifted, has that colour as well, and
+    only its cut interlocking with its neighbours can tell it is this one."""
+    flat = bank.texture < STRUCTURED
+    verdicts = ["unsure" if verdict == "right" and flat[index] and index not in vouched
+                else verdict for index, verdict in enumerate(verdicts)]
     states = [verdict if verdict != "unsure" else "wrong" for verdict in verdicts]
 
     def leaning(index: int) -> bool:

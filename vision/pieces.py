@@ -172,8 +172,11 @@ def find_pieces(photo: MaskPhoto, smallest: float = 0.002) -> Pieces:
     return segment(photo, border[:: max(1, len(border) // 3000)], smallest)
 
 
-GRAIN_SCALE = 1.5  # (photo pixels) detail finer than this is a cloth's weave or the camera's noise
-GRAIN_BLUR, SHARP_GRAIN_BLUR = 2.0, 0.7  # (mask pixels) grain is averaged over this
+NOISE_SCALE = 0.5  # (photo pixels) detail finer than this is the camera's noise and JPEG's:
+# it is on the pieces too, and on a dim or noisy photo it hides how much smoother print is
+GRAIN_SCALE = 2.0  # (photo pixels) a cloth's weave or a wood's grain shows between the two
+GRAIN_BLUR, SHARP_GRAIN_BLUR = 1.0, 0.7  # (mask pixels) grain is averaged over this: an edge
+# of the print or the cut hides no more of a piece's smooth print than that
 SMOOTHER = 0.7  # a region whose grain is below this share of the table's smoothest (its border
 # ring's 5th percentile) is a printed piece: a cloth's weave shows everywhere, even under light
 SMOOTH_REACH = 3  # (mask pixels) the grain of a piece's cut outline hides its edge: grown back
@@ -185,11 +188,12 @@ WEAVE = 95  # (percentile of the border ring's grain) the roughest a cloth's own
 
 
 def _fine_texture(work: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The photo's fine grain at mask size: the local RMS of its grey detail finer than
-    GRAIN_SCALE, over GRAIN_BLUR and over SHARP_GRAIN_BLUR. A cloth's colours may be any
+    """The photo's fine grain at mask size: the local RMS of its grey detail between NOISE_SCALE
+    and GRAIN_SCALE, over GRAIN_BLUR and over SHARP_GRAIN_BLUR. A cloth's colours may be any
     piece's, but its weave is rougher than print."""
     grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    detail = grey - cv2.GaussianBlur(grey, (0, 0), GRAIN_SCALE)
+    detail = cv2.GaussianBlur(grey, (0, 0), NOISE_SCALE) - cv2.GaussianBlur(grey, (0, 0),
+                                                                   GRAIN_SCALE)
     power, _ = at_mask_size(detail * detail)
     return tuple(np.sqrt(cv2.GaussianBlur(power, (0, 0), blur))
                  for blur in (GRAIN_BLUR, SHARP_GRAIN_BLUR))

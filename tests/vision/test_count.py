@@ -291,7 +291,11 @@ def test_t6_rendered_rectangles_are_counted_exactly_cell_by_cell(names, seed):
     # seam with a neighbour counted right (13) by chance. A look-alike's unplaced piece may be
     # this one: two closed seams must vouch.
     (103_008, 9),
-], ids=["only-its-pattern-places-it", "a-flat-look-alikes-piece"])
+    # 104016 (tartan, cool light in shadow), its pieces found by their smooth print read above
+    # the camera's noise: a flat piece of another picture, of cell 15's colour (0.046 from it),
+    # lies there between two wrong pieces; its colour set it apart from every other cell
+    (104_016, 15),
+], ids=["only-its-pattern-places-it", "a-flat-look-alikes-piece", "another-pictures-flat-piece"])
 def test_t6_a_swapped_piece_is_not_counted_right(seed, cell):
     photo = unseen.count_photo(unseen.UNSEEN_PICTURES, seed)
     counted = count_pieces(decode_photo(photo.jpeg), added_picture(photo.picture))
@@ -624,10 +628,12 @@ def test_t6_a_wrong_piece_amid_wrong_neighbours_stays_wrong_without_their_tabs(c
 
 def _states_by_seams(picture: np.ndarray, shown: dict[int, np.ndarray],
                      verdicts: list[str] | None,
-                     holes: Sequence[tuple[int, int]] = ()) -> list[str]:
+                     holes: Sequence[tuple[int, int]] = (),
+                     vouched: frozenset[int] = frozenset()) -> list[str]:
     """The states _seams_decide gives cells of `verdicts` (None: as _judged gives them)
     showing their own cells of `picture`, or the lit colour in `shown`, on a rectangle whose
-    seams are all closed but those in `holes` (_grid_pieces)."""
+    seams are all closed but those in `holes` (_grid_pieces), features placing the pieces of
+    `vouched`."""
     bank = cells.bank(picture)
     refs = bank.turned
     lit = [_lit_body(shown.get(index, bank.cells[index])) for index in range(16)]
@@ -639,7 +645,7 @@ def _states_by_seams(picture: np.ndarray, shown: dict[int, np.ndarray],
                                        bank.texture >= count.STRUCTURED)
     found, corners = _grid_pieces(list(holes))
     return count._seams_decide(found, corners, bank, distances, count._distinct(bank, refs),
-                               verdicts, mines, [True] * 16)
+                               verdicts, mines, [True] * 16, set(vouched))
 
 
 @pytest.mark.parametrize("shown_at_0, expected", [
@@ -661,8 +667,30 @@ def test_t6_a_neighbour_counted_wrong_vouches_only_when_its_own_cell_explains_it
     assert _states_by_seams(picture, shown, verdicts)[1] == expected
 
 
+@pytest.mark.parametrize(("neighbours", "holes", "expected"), [
+    ("own", [], "right"),  # its cut interlocks with its neighbours'
+    ("own", [(11, 15), (14, 15)], "wrong"),  # turned or moved: its seams are open
+    # 104016 of the unseen renderer (tartan, cool light in shadow): a flat piece of another
+    # picture of the cell's colour, both its neighbours wrong pieces: no seam can vouch for it
+    ("wrong", [], "wrong"),
+], ids=["interlocking", "not-interlocking", "amid-wrong-pieces"])
+def test_t6_a_flat_cell_right_on_its_colour_alone_needs_its_seams(neighbours, holes, expected):
+    # its colour sets it apart from every other cell of the picture (and, shaded a little
+    # across, from its own turns), but not from a flat piece of that colour of another
+    # picture: only its cut interlocking with a neighbour tells
+    picture = _BASE.copy()
+    picture[225:, 300:] += np.linspace(-8, 8, 100)[None, :, None]
+    picture = picture.astype(np.uint8)
+    bank = cells.bank(picture)
+    assert not (bank.texture >= count.STRUCTURED).any()
+    assert _judged_alone(bank.cells[15], bank, 15)[0] == "right"
+    shown = {} if neighbours == "own" else {11: bank.cells[0], 14: bank.cells[1]}
+    assert _states_by_seams(picture, shown, None, holes)[15] == expected
+
+
 @pytest.mark.parametrize("verdict_1, shown_at_1, expected", [
-    # cell 1 holds its own piece: one piece cannot be two, so it is not cell 1's, and its
+    # cell 1 holds its own piece (features place it: a flat cell is right on its colour alone
+    # only when its seams say so): one piece cannot be two, so it is not cell 1's, and its
     # content (within the noise of its own cell) cannot tell it from its own; its seams decide
     ("right", 112, "right"),
     # cell 1 holds another piece: the flat piece at cell 0 may be cell 1's
@@ -677,4 +705,5 @@ def test_t6_a_flat_cell_explained_better_only_by_cells_holding_their_own_pieces(
     shown = {0: np.full((cells.SAMPLES, cells.SAMPLES, 3), 107, np.float32),
              1: np.full((cells.SAMPLES, cells.SAMPLES, 3), shown_at_1, np.float32)}
     assert _judged_alone(shown[0], cells.bank(picture), 0)[0] == "wrong"
-    assert _states_by_seams(picture, shown, verdicts)[0] == expected
+    placed = frozenset({1}) if verdict_1 == "right" else frozenset()
+    assert _states_by_seams(picture, shown, verdicts, vouched=placed)[0] == expected
