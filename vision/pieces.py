@@ -192,8 +192,8 @@ def _fine_texture(work: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     and GRAIN_SCALE, over GRAIN_BLUR and over SHARP_GRAIN_BLUR. A cloth's colours may be any
     piece's, but its weave is rougher than print."""
     grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    detail = cv2.GaussianBlur(grey, (0, 0), NOISE_SCALE) - cv2.GaussianBlur(grey, (0, 0),
-                                                                   GRAIN_SCALE)
+    detail = cv2.GaussianBlur(grey, (0, 0), NOISE_SCALE) \
+        - cv2.GaussianBlur(grey, (0, 0), GRAIN_SCALE)
     power, _ = at_mask_size(detail * detail)
     return tuple(np.sqrt(cv2.GaussianBlur(power, (0, 0), blur))
                  for blur in (GRAIN_BLUR, SHARP_GRAIN_BLUR))
