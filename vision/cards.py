@@ -311,8 +311,12 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
             found += _parted([reading for reading in _read_uncut(
                 normalised, paper, found, scale, on_plaza, axis, outlines)
                 if isinstance(reading.item, SeenCard)], seconds)
-        found += _parted(_read_unread_paper(normalised, paper, found, scale, on_plaza, width,
-                                            axis), seconds)
+        # Only on a Plaza: in a hand, cards lie apart and each has its own outline (read above);
+        # the frame of a hand's piece reaches just beyond it and cut a turned 3 into a sure 1
+        # (unseen tuning seed 4055).
+        if on_plaza:
+            found += _parted(_read_unread_paper(normalised, paper, found, scale, width, axis),
+                             seconds)
     found += _parted(_read_off_white(normalised, loose, edges_free, found, scale, on_plaza,
                                      axis), seconds)
     hopeful: frozenset[int] = frozenset()
@@ -375,14 +379,13 @@ def _read_uncut(normalised: np.ndarray, paper: np.ndarray, found: list[_Reading]
 
 
 def _read_unread_paper(normalised: np.ndarray, paper: np.ndarray, found: list[_Reading],
-                       scale: float, on_plaza: bool, card_width: float, axis: float | None
-                       ) -> list[_Reading]:
-    """Cards whose paper the edges cut into pieces (noise on a busy table, a numeral as wide as
-    the card, artwork), where their neighbours touch them so that the whole paper is a block
-    with no lone card's outline: the paper mask, not cut along edges and without a patterned
-    cloth's squares (_without_pattern), less the cards already read, holds them in one piece.
-    What is left a card's size or more is read with the pack's `card_width` (working pixels);
-    only sure readings of places no card was read in are kept."""
+                       scale: float, card_width: float, axis: float | None) -> list[_Reading]:
+    """Cards of a Plaza whose paper the edges cut into pieces (noise on a busy table, a numeral
+    as wide as the card, artwork), where their neighbours in a row touch them so that the whole
+    paper is a block with no lone card's outline: the paper mask, not cut along edges and
+    without a patterned cloth's squares (_without_pattern), less the cards already read, holds
+    them in one piece. What is left a card's size or more is read with the pack's `card_width`
+    (working pixels); only sure readings of places no card was read in are kept."""
     card_area = card_width * card_width * CARD_ASPECT
     more: list[_Reading] = []
     for outlines in _without_pattern(paper, card_width):
@@ -393,7 +396,7 @@ def _read_unread_paper(normalised: np.ndarray, paper: np.ndarray, found: list[_R
             if region.rect[1][0] * region.rect[1][1] < 0.5 * card_area:
                 continue
             more += _new_places(found + more, _read_region(
-                normalised, paper, region, scale, on_plaza, card_width, axis))
+                normalised, paper, region, scale, True, card_width, axis))
     return more
 
 
