@@ -385,7 +385,9 @@ def _read_unread_paper(normalised: np.ndarray, paper: np.ndarray, found: list[_R
     paper is a block with no lone card's outline: the paper mask, not cut along edges and
     without a patterned cloth's squares (_without_pattern), less the cards already read, holds
     them in one piece. What is left a card's size or more is read with the pack's `card_width`
-    (working pixels); only sure readings of places no card was read in are kept."""
+    (working pixels); only sure readings of places no card was read in, of cards not read for
+    sure yet, are kept: a deck holds each card once, and a frame across a block can take a card
+    read already a little aside (unseen tuning seed 7058: a second Green 1 unsettled its row)."""
     card_area = card_width * card_width * CARD_ASPECT
     more: list[_Reading] = []
     for outlines in _without_pattern(paper, card_width):
@@ -395,8 +397,11 @@ def _read_unread_paper(normalised: np.ndarray, paper: np.ndarray, found: list[_R
         for region in _regions(unread):
             if region.rect[1][0] * region.rect[1][1] < 0.5 * card_area:
                 continue
-            more += _new_places(found + more, _read_region(
+            read = {reading.item.card for reading in found + more
+                    if isinstance(reading.item, SeenCard)}
+            more += [reading for reading in _new_places(found + more, _read_region(
                 normalised, paper, region, scale, True, card_width, axis))
+                if reading.item.card not in read]
     return more
 
 

@@ -693,8 +693,8 @@ def _read_where_it_lies(photo: render_plaza_unseen.Photo, reading: PlazaReading,
     # of the Browns 7 to 10, touching in their row, into pieces far smaller than a card; the
     # paper alone is one block with its neighbours, no lone card's outline: all four were missed.
     (6046, [Card(Colour.BROWN, number) for number in (7, 8, 9, 10)]),
-    # Fresh tuning seed 6052 (2 MP, noise high, brick): the same, on a card of a 36-card Plaza.
-    (6052, [Card(Colour.RED, 12)]),
+    # Fresh tuning seed 6052 (2 MP, noise high, brick): the same, on two cards of a 36-card Plaza.
+    (6052, [Card(Colour.RED, 12), Card(Colour.GREEN, 10)]),
 ])
 def test_touching_cards_whose_paper_the_edges_cut_to_pieces_are_read(seed, cards):
     photo = render_plaza_unseen.render_photo(seed, kind="legal")
