@@ -646,19 +646,24 @@ def _row_pitch(sure: list[_Reading]) -> float:
     """How far apart (in card heights) the Plaza's rows lie: for each sure card, the nearest sure
     card of its number (its column, P5) in the next row (closer than 1.6 heights: further, rows
     between are missing), the median over those; ROW_PITCH without any."""
-    frames = np.array([r.frame for r in sure])
-    centres = frames.mean(axis=1)
-    tops, downs = frames[:, 1] - frames[:, 0], frames[:, 3] - frames[:, 0]
+    centres = np.array([r.frame.mean(axis=0) for r in sure])
     numbers = np.array([r.item.card.number for r in sure])
     pitches = []
-    for i in range(len(sure)):
-        offsets = centres[numbers == numbers[i]] - centres[i]
-        along = np.abs(offsets @ tops[i]) / (tops[i] @ tops[i])
-        across = np.abs(offsets @ downs[i]) / (downs[i] @ downs[i])
+    for i, reading in enumerate(sure):
+        along, across = _in_card_units(centres[numbers == numbers[i]] - centres[i],
+                                       reading.frame).T
         rows = across[(along < 0.5) & (across > 0.8) & (across < 1.6)]
         if rows.size:
             pitches.append(float(rows.min()))
     return float(np.median(pitches)) if pitches else ROW_PITCH
+
+
+def _in_card_units(offsets: np.ndarray, frame: np.ndarray) -> np.ndarray:
+    """Offsets from a card's centre (one, or one per row), measured along the rows of its
+    `frame` and across them, in the frame's card widths and heights: how many places away
+    another card lies on a Plaza (P5), each way (absolute); [..., 2]."""
+    along, down = frame[1] - frame[0], frame[3] - frame[0]
+    return np.stack([np.abs(offsets @ axis) / (axis @ axis) for axis in (along, down)], axis=-1)
 
 
 def _held(centre: np.ndarray, centres: list[np.ndarray], width: float) -> bool:
@@ -2324,12 +2329,12 @@ def _doubt_against_row(found: list[_Reading]) -> list[_Reading]:
     for reading in found:
         if isinstance(reading.item, SeenCard):
             card = reading.item.card
-            along, down = reading.frame[1] - reading.frame[0], reading.frame[3] - reading.frame[0]
             centre = reading.frame.mean(axis=0)
             beside = [other.item.card.number for other in sure
                       if other.item.card.colour is card.colour
-                      and 0.7 <= abs((offset := other.frame.mean(axis=0) - centre) @ along)
-                      / (along @ along) <= 1.4 and abs(offset @ down) / (down @ down) <= 0.4]
+                      and 0.7 <= (units := _in_card_units(other.frame.mean(axis=0) - centre,
+                                                          reading.frame))[0] <= 1.4
+                      and units[1] <= 0.4]
             turned = 15 - card.number if card.number in (6, 9) else None
             weak = _number_odds(reading.probabilities).max() < ROW_DOUBT \
                 or turned is not None and any(abs(n - turned) == 1 for n in beside)
@@ -2376,10 +2381,7 @@ def _two_places(one: np.ndarray, other: np.ndarray) -> bool:
     seam of two cards: a second reading of a place (a frame line there read as a 1: unseen
     tuning seed 7018)."""
     one, other = sorted((one, other), key=lambda frame: float(np.linalg.norm(frame[1] - frame[0])))
-    along, down = one[1] - one[0], one[3] - one[0]
-    offset = other.mean(axis=0) - one.mean(axis=0)
-    return bool(abs(offset @ along) >= 0.6 * (along @ along)
-                or abs(offset @ down) >= 0.6 * (down @ down))
+    return bool(np.any(_in_card_units(other.mean(axis=0) - one.mean(axis=0), one) >= 0.6))
 
 
 def _overlap(one: np.ndarray, other: np.ndarray) -> float:
