@@ -469,16 +469,23 @@ def _recolour_by_deck(found: list[_Reading]) -> list[_Reading]:
     """A numeral's colour judged again against the deck's own inks, measured on the cards whose
     colour is clear: decks differ, and the light shifts an ink alike on every card (a warm lamp
     browns a black). One pack has five inks, so:
+    - clear readings of one colour in two inks name another colour's ink too: the one that
+      lies from the other towards another colour is doubted, and measures no deck ink
+      (_second_inks);
     - an ink between the typical inks is confirmed by the deck ink nearest to it (only the colour
       first named: a colour missing from the clear cards has no measure to be weighed by);
     - an ink that two cards or more share and that lies far from every ink measured is the ink of
       a colour not measured (a teal green the typical inks take for black): it is named among
       those colours only;
-    - a clear ink that another deck ink, thinned as glare thins an ink, explains about as well
-      is no sure colour (a pale misread index, as near a thinned red as a thinned brown)."""
+    - a clear ink that another ink, thinned as glare thins an ink, explains about as well
+      is no sure colour (a pale misread index, as near a thinned red as a thinned brown): the
+      deck's inks, and the typical inks of the colours it does not show (a pale red beside no
+      clear red passed for a sure brown: unseen tuning seed 7058)."""
     clear = [r for r in found if r.ink is not None and r.colour_confidence >= DECK_INK]
+    second = _second_inks(clear)
+    clear = [r for r in clear if id(r) not in second]
     if len(clear) < 3:
-        return found
+        return [_colour_doubted(r) if id(r) in second else r for r in found]
     inks = np.array([r.ink for r in clear])
     deck = {colour: np.median(inks[[r.colour == colour for r in clear]], axis=0)
             for colour in {r.colour for r in clear}}
@@ -487,15 +494,22 @@ def _recolour_by_deck(found: list[_Reading]) -> list[_Reading]:
     measured = dict(zip(deck, _lab(np.array(list(deck.values()))), strict=True))
     inked = [r for r in found if r.ink is not None]
     labs = _lab(np.array([r.ink for r in inked]))
-    # Glare or a blur thins an ink towards the paper white (a black turns grey): each deck ink is
-    # also weighed as thinned to match each reading's best (all in one conversion, for speed).
-    thinned = _lab(_thinned(np.array(list(deck.values())), np.array([r.ink for r in inked])))
-    thinned = thinned.reshape(len(inked), len(deck), 3)
+    # Glare or a blur thins an ink towards the paper white (a black turns grey): each deck ink,
+    # and each typical ink of a colour not measured, is also weighed as thinned to match each
+    # reading's best (all in one conversion, for speed).
+    references = list(deck.items()) + [(colour, np.array(shade)) for colour in COLOURS
+                                       if colour not in deck for shade in INK_PROTOTYPES[colour]]
+    thinned = _lab(_thinned(np.array([rgb for _, rgb in references]),
+                            np.array([r.ink for r in inked])))
+    thinned = thinned.reshape(len(inked), len(references), 3)
+    owners = np.array([colour.row for colour, _ in references])
     unclear_labs = labs[[r.colour_confidence < DECK_INK for r in inked]]
-    judged = {id(reading): _by_deck(reading, lab, measured, dict(zip(deck, near, strict=True)),
-                                    stray, unclear_labs)
+    judged = {id(reading): _by_deck(reading, lab, measured,
+                                    {colour: near[owners == colour.row] for colour in COLOURS
+                                     if np.any(owners == colour.row)}, stray, unclear_labs)
               for reading, lab, near in zip(inked, labs, thinned, strict=True)}
-    return [judged.get(id(reading), reading) for reading in found]
+    return [_colour_doubted(reading) if id(reading) in second
+            else judged.get(id(reading), reading) for reading in found]
 
 
 def _by_deck(reading: _Reading, lab: np.ndarray, measured: Mapping[Colour, np.ndarray],
@@ -512,18 +526,83 @@ def _by_deck(reading: _Reading, lab: np.ndarray, measured: Mapping[Colour, np.nd
         return _rejudged(reading, reading.probabilities, min(reading.colour_confidence, doubt))
     # The deck's inks confirm a colour as measured, and thinned where one then matches this ink
     # as closely as an ink strays (a black thinned is no teal green's match).
-    apart = {colour: float(np.linalg.norm(ink - lab)) for colour, ink in thinned.items()}
+    apart = {colour: float(np.linalg.norm(thinned[colour] - lab, axis=1).min())
+             for colour in measured}
     shared = int(np.sum(np.linalg.norm(unclear_labs - lab, axis=1) <= stray)) >= 2
     unmeasured = [colour for colour in COLOURS if colour not in measured]
     if shared and unmeasured and min(apart.values()) > DECK_FAR * stray:
         colour, confidence = _nearest_ink(lab, among=unmeasured)
         return _rejudged(replace(reading, colour=colour), reading.probabilities, confidence)
-    decks = [measured] + [thinned] * (apart.get(reading.colour, math.inf) <= DECK_FAR * stray)
+    decks = [measured] + [{colour: thinned[colour] for colour in measured}] * (
+        apart.get(reading.colour, math.inf) <= DECK_FAR * stray)
     best = max((confidence for colour, confidence in (_nearest_ink(lab, d) for d in decks)
                 if colour == reading.colour), default=0.0)
     if best > reading.colour_confidence:
         return _rejudged(reading, reading.probabilities, best)
     return reading
+
+
+def _colour_doubted(reading: _Reading) -> _Reading:
+    """A reading whose colour is no sure colour: judged again, under SURE."""
+    return _rejudged(reading, reading.probabilities, min(reading.colour_confidence, SURE * 0.9))
+
+
+# Two groups of one colour's inks lie from each other towards another colour when the line
+# between them is this close (cosine) to the line between the two colours' typical inks.
+TOWARDS = 0.8
+
+
+def _second_inks(clear: list[_Reading]) -> set[int]:
+    """The clear readings (ids) in a second ink of their colour. A deck prints a colour in one
+    ink, and one card of each colour and number (P1): one colour's clear inks parted in two
+    tight groups far apart (and not one the other thinned by glare), each with a sure card of
+    the same number, are two colours' inks. A brown row in cool light on a dark mat measured
+    neutral and passed for a sure black beside the black row (unseen tuning seed 7025). Light
+    varies over a photo (a yellow in shade is darker), so without such a pair the groups are
+    one ink. The light shifts both inks alike, so the line between them still points from the
+    colour towards the other one's typical inks: the group it points to is doubted (pointing
+    to no other colour, they may be one ink in uneven light and a pattern's print). Small print
+    blurs thinner than a numeral (corner indices, read on their own): only readings of the
+    pack's numeral size are compared."""
+    rows, prototypes = _prototype_lab()
+    typical = {colour: prototypes[rows == colour.row].mean(axis=0) for colour in COLOURS}
+    tallest = max((r.glyph for r in clear), default=0.0)
+    second: set[int] = set()
+    for colour in {r.colour for r in clear}:
+        same = [r for r in clear if r.colour == colour and r.glyph >= SMALLEST_NUMERAL * tallest]
+        if len(same) < 4:  # two groups of two at least
+            continue
+        labs = _lab(np.array([r.ink for r in same]))
+        centred = labs - labs.mean(axis=0)
+        along = centred @ np.linalg.svd(centred, full_matrices=False)[2][0]
+        order = np.argsort(along)
+        cut = int(np.argmax(np.diff(along[order])[1:-1])) + 2  # the widest gap on the main axis
+        groups = (order[:cut], order[cut:])
+        middles = [np.median(labs[group], axis=0) for group in groups]
+        spread = max(float(np.linalg.norm(labs[group] - middle, axis=1).max())
+                     for group, middle in zip(groups, middles, strict=True))
+        numbers = [{same[i].item.card.number for i in group if isinstance(same[i].item, SeenCard)}
+                   for group in groups]
+        if np.linalg.norm(middles[1] - middles[0]) < max(2 * DECK_STRAY, DECK_FAR * spread) \
+                or not numbers[0] & numbers[1]:
+            continue
+        rgbs = [np.median(np.array([same[i].ink for i in group]), axis=0) for group in groups]
+        pale, dark = sorted((0, 1), key=lambda k: -middles[k][0])
+        if np.linalg.norm(_lab(_thinned(rgbs[dark][None], rgbs[pale][None]))[0]
+                          - middles[pale]) <= max(DECK_STRAY, spread):
+            continue  # the paler group is the other thinned: one ink, glare on some cards
+        line = middles[1] - middles[0]
+        towards = [max(_cosine(way * line, typical[other] - typical[colour])
+                       for other in COLOURS if other is not colour) for way in (-1, 1)]
+        for k in (0, 1):
+            if towards[k] >= TOWARDS and towards[k] > towards[1 - k]:
+                second |= {id(same[i]) for i in groups[k]}
+    return second
+
+
+def _cosine(one: np.ndarray, other: np.ndarray) -> float:
+    """The cosine of the angle between two vectors (0 where either is nil)."""
+    return float(one @ other) / max(float(np.linalg.norm(one) * np.linalg.norm(other)), 1e-6)
 
 
 def _thinned(inks: np.ndarray, likes: np.ndarray) -> np.ndarray:
@@ -604,19 +683,24 @@ def _row_pitch(sure: list[_Reading]) -> float:
     """How far apart (in card heights) the Plaza's rows lie: for each sure card, the nearest sure
     card of its number (its column, P5) in the next row (closer than 1.6 heights: further, rows
     between are missing), the median over those; ROW_PITCH without any."""
-    frames = np.array([r.frame for r in sure])
-    centres = frames.mean(axis=1)
-    tops, downs = frames[:, 1] - frames[:, 0], frames[:, 3] - frames[:, 0]
+    centres = np.array([r.frame.mean(axis=0) for r in sure])
     numbers = np.array([r.item.card.number for r in sure])
     pitches = []
-    for i in range(len(sure)):
-        offsets = centres[numbers == numbers[i]] - centres[i]
-        along = np.abs(offsets @ tops[i]) / (tops[i] @ tops[i])
-        across = np.abs(offsets @ downs[i]) / (downs[i] @ downs[i])
+    for i, reading in enumerate(sure):
+        along, across = _in_card_units(centres[numbers == numbers[i]] - centres[i],
+                                       reading.frame).T
         rows = across[(along < 0.5) & (across > 0.8) & (across < 1.6)]
         if rows.size:
             pitches.append(float(rows.min()))
     return float(np.median(pitches)) if pitches else ROW_PITCH
+
+
+def _in_card_units(offsets: np.ndarray, frame: np.ndarray) -> np.ndarray:
+    """Offsets from a card's centre (one, or one per row), measured along the rows of its
+    `frame` and across them, in the frame's card widths and heights: how many places away
+    another card lies on a Plaza (P5), each way (absolute); [..., 2]."""
+    along, down = frame[1] - frame[0], frame[3] - frame[0]
+    return np.stack([np.abs(offsets @ axis) / (axis @ axis) for axis in (along, down)], axis=-1)
 
 
 def _held(centre: np.ndarray, centres: list[np.ndarray], width: float) -> bool:
@@ -2282,12 +2366,12 @@ def _doubt_against_row(found: list[_Reading]) -> list[_Reading]:
     for reading in found:
         if isinstance(reading.item, SeenCard):
             card = reading.item.card
-            along, down = reading.frame[1] - reading.frame[0], reading.frame[3] - reading.frame[0]
             centre = reading.frame.mean(axis=0)
             beside = [other.item.card.number for other in sure
                       if other.item.card.colour is card.colour
-                      and 0.7 <= abs((offset := other.frame.mean(axis=0) - centre) @ along)
-                      / (along @ along) <= 1.4 and abs(offset @ down) / (down @ down) <= 0.4]
+                      and 0.7 <= (units := _in_card_units(other.frame.mean(axis=0) - centre,
+                                                          reading.frame))[0] <= 1.4
+                      and units[1] <= 0.4]
             turned = 15 - card.number if card.number in (6, 9) else None
             weak = _number_odds(reading.probabilities).max() < ROW_DOUBT \
                 or turned is not None and any(abs(n - turned) == 1 for n in beside)
@@ -2334,10 +2418,7 @@ def _two_places(one: np.ndarray, other: np.ndarray) -> bool:
     seam of two cards: a second reading of a place (a frame line there read as a 1: unseen
     tuning seed 7018)."""
     one, other = sorted((one, other), key=lambda frame: float(np.linalg.norm(frame[1] - frame[0])))
-    along, down = one[1] - one[0], one[3] - one[0]
-    offset = other.mean(axis=0) - one.mean(axis=0)
-    return bool(abs(offset @ along) >= 0.6 * (along @ along)
-                or abs(offset @ down) >= 0.6 * (down @ down))
+    return bool(np.any(_in_card_units(other.mean(axis=0) - one.mean(axis=0), one) >= 0.6))
 
 
 def _overlap(one: np.ndarray, other: np.ndarray) -> float:
