@@ -818,14 +818,12 @@ def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, sca
     the rows' `axis` in radians, along the one nearer to it). A region without a lone card's
     outline must hold a card read for sure (unless `unsure_too`), else it is pale table. A
     region whose frame is its rectangle, that rings no ink and is narrower than `thinnest`, is
-    table and is not read; so is such a region in a hand, whatever its frame: the cards lie
-    apart, and the piece of a card that a numeral across it leaves beside a narrow one is
-    read."""
+    table and is not read."""
     best: list[_Reading] = []
     # A frame where the first look reads beats one where only a second look does.
     best_score = (False, -math.inf)
     if not (region.card_shaped or region.rings_ink) and min(region.rect[1]) < thinnest \
-            and (not on_plaza or _margin(region, on_plaza, card_width) == FRAME_MARGIN):
+            and _margin(region, card_width) == FRAME_MARGIN:
         return []
     angles = [region.rect[2]]
     if not region.card_shaped:  # a block's outline is ragged: its edges tell the axes better
@@ -882,19 +880,14 @@ def _edge_angle(normalised: np.ndarray, region: _Region) -> float:
 FRAME_MARGIN = 4  # working pixels a region's frame reaches beyond its rectangle, as a rule
 
 
-def _margin(region: _Region, on_plaza: bool, card_width: float | None) -> int:
+def _margin(region: _Region, card_width: float | None) -> int:
     """How far a region's frame reaches beyond its rectangle, working pixels. With the card size
     known, the frame of a piece of paper reaches half a card beyond it: a numeral as wide as the
     card can cut its paper in two, and neither piece holds it whole. So in a hand too (fresh
-    tuning seeds 5059, 6027: a 10 across a striped print, 12s and 11s across a double frame),
-    where a numeral of another card that the frame takes in is judged by that card's paper, and
-    one that the frame's edge cuts is never read; but cards lie apart there, and a piece longer
-    than a card (a fifth more: the near side of a tilted photo shows cards larger) is table, read
-    in its own frame."""
-    if not card_width or region.card_shaped \
-            or not on_plaza and max(region.rect[1]) > 1.2 * card_width * CARD_ASPECT:
-        return FRAME_MARGIN
-    return int(card_width / 2)
+    tuning seeds 5059, 6027: a 10 across a striped print, 12s and 11s across a double frame):
+    a numeral of another card that the frame takes in is judged by that card's paper, and one
+    that the frame's edge cuts is never read."""
+    return int(card_width / 2) if card_width and not region.card_shaped else FRAME_MARGIN
 
 
 def _frame(region: _Region, angle: float, margin: int
@@ -914,7 +907,7 @@ def _frame(region: _Region, angle: float, margin: int
 def _read_upright(normalised: np.ndarray, paper: np.ndarray, region: _Region, angle: float,
                   scale: float, on_plaza: bool, card_width: float | None
                   ) -> tuple[list[_Reading], float]:
-    margin = _margin(region, on_plaza, card_width)
+    margin = _margin(region, card_width)
     turn, size, (w, h) = _frame(region, angle, margin)
     upright = cv2.warpAffine(normalised, turn, size, flags=cv2.INTER_LINEAR,
                              borderValue=(1.0, 1.0, 1.0))
