@@ -823,7 +823,7 @@ def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, sca
     # A frame where the first look reads beats one where only a second look does.
     best_score = (False, -math.inf)
     if not (region.card_shaped or region.rings_ink) and min(region.rect[1]) < thinnest \
-            and _margin(region, card_width) == FRAME_MARGIN:
+            and _margin(region, on_plaza, card_width) == FRAME_MARGIN:
         return []
     angles = [region.rect[2]]
     if not region.card_shaped:  # a block's outline is ragged: its edges tell the axes better
@@ -880,14 +880,14 @@ def _edge_angle(normalised: np.ndarray, region: _Region) -> float:
 FRAME_MARGIN = 4  # working pixels a region's frame reaches beyond its rectangle, as a rule
 
 
-def _margin(region: _Region, card_width: float | None) -> int:
-    """How far a region's frame reaches beyond its rectangle, working pixels. With the card size
-    known, the frame of a piece of paper reaches half a card beyond it: a numeral as wide as the
-    card can cut its paper in two, and neither piece holds it whole. So in a hand too (fresh
-    tuning seeds 5059, 6027: a 10 across a striped print, 12s and 11s across a double frame):
-    a numeral of another card that the frame takes in is judged by that card's paper, and one
-    that the frame's edge cuts is never read."""
-    return int(card_width / 2) if card_width and not region.card_shaped else FRAME_MARGIN
+def _margin(region: _Region, on_plaza: bool, card_width: float | None) -> int:
+    """How far a region's frame reaches beyond its rectangle, working pixels. On a Plaza, with
+    the card size known and the frame along the cards' axes, the frame of a piece of paper
+    reaches half a card beyond it: a numeral as wide as the card can cut its paper in two, and
+    neither piece holds it whole. (In a hand, cards lie at any angle: a frame reaching beyond a
+    piece would cut through the next card's numeral.)"""
+    return int(card_width / 2) if card_width and on_plaza and not region.card_shaped \
+        else FRAME_MARGIN
 
 
 def _frame(region: _Region, angle: float, margin: int
@@ -907,7 +907,7 @@ def _frame(region: _Region, angle: float, margin: int
 def _read_upright(normalised: np.ndarray, paper: np.ndarray, region: _Region, angle: float,
                   scale: float, on_plaza: bool, card_width: float | None
                   ) -> tuple[list[_Reading], float]:
-    margin = _margin(region, card_width)
+    margin = _margin(region, on_plaza, card_width)
     turn, size, (w, h) = _frame(region, angle, margin)
     upright = cv2.warpAffine(normalised, turn, size, flags=cv2.INTER_LINEAR,
                              borderValue=(1.0, 1.0, 1.0))
