@@ -48,6 +48,7 @@ The pipeline anchors on the big printed numerals, because card outlines fail whe
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -1319,28 +1320,24 @@ def _freed_from_frames(blobs: list[Blob], stats: np.ndarray, labels: np.ndarray
         # What else stays must be specks: the frame's corners; with no digit enclosed, whose
         # strokes tell how thick an opening keeps them, ornaments up to half the frame's width.
         speck, shortest = (9, 9) if inner.size else (min(w, h) / 2, max(9, h / 4))
-        # The thinnest opening that leaves no line: thicker ones would thin the digits more.
+        # The thinnest opening that leaves no line and frees digits: thicker ones would thin
+        # the digits more. At low resolution the thinnest one leaving specks only can still
+        # leave a digit joined to a piece of a line (unseen tuning seed 6027: a 2 with a side
+        # of the double frame, too tall to pair with the 1), which a thicker one parts.
         for side in range(3, max(3, int(0.6 * float(np.median(strokes)))) + 1):
             opened = cv2.morphologyEx(mine, cv2.MORPH_OPEN, np.ones((side, side), np.uint8))
             count, parts, part_stats, _ = cv2.connectedComponentsWithStats(opened,
                                                                            connectivity=8)
-            pieces = [i for i in range(1, count) if shortest <= part_stats[i, 3] <= 2 * h / 3
-                      and 0.2 * part_stats[i, 3] <= part_stats[i, 2] < 2.5 * part_stats[i, 3]]
+            pieces = _freed_digits(
+                [(x + int(part_stats[i, 0]), y + int(part_stats[i, 1]), int(part_stats[i, 2]),
+                  int(part_stats[i, 3]), i) for i in range(1, count)
+                 if shortest <= part_stats[i, 3] <= 2 * h / 3
+                 and 0.2 * part_stats[i, 3] <= part_stats[i, 2] < 2.5 * part_stats[i, 3]],
+                [blobs[j] for j in inner])
             if pieces and all(part_stats[i, 2:4].max() < speck for i in range(1, count)
                               if i not in pieces):
                 break
         else:
-            freed.append((x, y, w, h, label))
-            continue
-        # A piece freed is a digit of the enclosed numeral, on its line and of its height: else
-        # it is artwork that the frame held, and the frame stays whole.
-        boxes_freed = sorted(((x + px, y + py, pw, ph, 0) for px, py, pw, ph, _ in
-                              (part_stats[i].astype(int) for i in pieces)), key=lambda b: b[0])
-        if inner.size and not all(any(_pair_misfit(*sorted((piece, blobs[j]),
-                                                           key=lambda b: b[0])) < 1
-                                      for j in inner) for piece in boxes_freed) \
-                or not inner.size and (len(boxes_freed) != 2
-                                       or _pair_misfit(*boxes_freed) >= 1):
             freed.append((x, y, w, h, label))
             continue
         window[mine > 0] = 0
@@ -1355,6 +1352,21 @@ def _freed_from_frames(blobs: list[Blob], stats: np.ndarray, labels: np.ndarray
                 stats = np.vstack([stats, row])
             freed.append((x + px, y + py, pw, ph, own))
     return freed, stats, labels
+
+
+def _freed_digits(pieces: list[Blob], enclosed: list[Blob]) -> list[int]:
+    """The labels of the pieces an opening left of a frame's blob that are digits of its
+    numeral: those on the line of a digit the frame encloses and of its height, or, with none
+    enclosed, the two that pair best. The others are the frame's corners or artwork it held
+    (specks, if the frame is to be dropped), or a digit still joined to a piece of a line."""
+    if enclosed:
+        return [piece[4] for piece in pieces
+                if any(_pair_misfit(*sorted((piece, digit), key=lambda b: b[0])) < 1
+                       for digit in enclosed)]
+    pairs = [(_pair_misfit(*pair), pair) for pair in itertools.combinations(
+        sorted(pieces, key=lambda b: b[0]), 2)]
+    misfit, pair = min(pairs, key=lambda p: p[0], default=(math.inf, ()))
+    return [piece[4] for piece in pair] if misfit < 1 else []
 
 
 def _stroke(digit: np.ndarray) -> float:
