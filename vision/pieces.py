@@ -184,7 +184,9 @@ RIDGE = 1.2  # a piece's cut outline shows as grain over this many times the tab
 # round it; glare and shade fade into the table's grain
 CREST_REACH = 8  # (mask pixels) the most a region climbs towards its outline's crest: a strong
 # edge's grain, over GRAIN_BLUR, keeps smooth print about three blurs from it
-WEAVE = 95  # (percentile of the border ring's grain) the roughest a cloth's own weave reads
+WEAVE = (25, 95)  # (percentiles of the border ring's grain) a cloth's own weave reads between
+# these: a part smoother than most of the table (a flat piece on a polka cloth, whose smooth
+# ground is rare and rough dot edges common) is no weave
 
 
 def _fine_texture(work: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -325,16 +327,17 @@ def segment(photo: MaskPhoto, sample: np.ndarray, smallest: float = 0.002) -> Pi
     printed = np.bincount(labels.ravel(), photo.smooth.ravel(), minlength=count) > 0
     if printed[parts].any():
         # where the grain finds a piece's print, a part found by colour alone, with no print in
-        # it, no rougher than the cloth's weave, and not outlined by a cut most of the way round
+        # it, with the cloth's weave (WEAVE), and not outlined by a cut most of the way round
         # is the cloth: a check of a colour the border crosses too rarely for a table colour (a
         # tartan's crossing), or light on the weave
-        weave = np.percentile(border_ring(photo.grain), WEAVE)
+        smoothest, roughest = np.percentile(border_ring(photo.grain), WEAVE)
         rim = (mask > cv2.erode(mask, np.ones((3, 3), np.uint8))).ravel()
         near_cut = cv2.dilate(photo.cuts.astype(np.uint8), np.ones((5, 5), np.uint8)).ravel()
         around = np.bincount(labels.ravel()[rim], minlength=count)
         cut = 2 * np.bincount(labels.ravel()[rim], near_cut[rim], minlength=count) > around
         for part in np.flatnonzero(parts & ~printed & ~cut):
-            parts[part] = np.median(photo.grain[labels == part]) > weave
+            grain = np.median(photo.grain[labels == part])
+            parts[part] = not smoothest <= grain <= roughest
     keep = parts & (area >= LARGEST_SHARE * area[parts].max(initial=0))
     bare = keep[labels].astype(np.uint8)  # by lookup table: np.isin sorts
     mask = fill_holes(bare)
