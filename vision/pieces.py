@@ -6,7 +6,9 @@
   table's own edges are blends), by a margin taken from how far the border's own pixels are
   (a textured table gets a wider margin). Holes are filled for the outline (a piece has none,
   so a table-coloured patch inside one is piece too) but kept in `bare`, where a gap closed in
-  by two pieces that do not interlock shows as a hole.
+  by two pieces that do not interlock shows as a hole. Where the grain finds a piece's print,
+  a part found by colour alone with no print, the weave's grain and no cut outline is the
+  cloth (a tartan's crossing, too rare along the border for a table colour; light on it).
 - Glare and shadow on the table are no piece: a region of colours a table colour explains
   under more or less light (glare adds white, shade dims) whose outline against the table is
   mostly soft; a piece ends at its cut outline, a sharp edge, which light beside it does not
@@ -182,6 +184,9 @@ RIDGE = 1.2  # a piece's cut outline shows as grain over this many times the tab
 # round it; glare and shade fade into the table's grain
 CREST_REACH = 8  # (mask pixels) the most a region climbs towards its outline's crest: a strong
 # edge's grain, over GRAIN_BLUR, keeps smooth print about three blurs from it
+WEAVE = (25, 95)  # (percentiles of the border ring's grain) a cloth's own weave reads between
+# these: a part smoother than most of the table (a flat piece on a polka cloth, whose smooth
+# ground is rare and rough dot edges common) is no weave
 
 
 def _fine_texture(work: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -196,14 +201,13 @@ def _fine_texture(work: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                  for blur in (GRAIN_BLUR, SHARP_GRAIN_BLUR))
 
 
-def smooth_regions(work: np.ndarray) -> np.ndarray:
+def smooth_regions(texture: np.ndarray, sharp: np.ndarray) -> np.ndarray:
     """What the photo's grain marks as piece whatever its colour, at mask size (uint8 0/1):
     regions much smoother than the table's border (see SMOOTHER), grown over the grain their
     outline shows, and kept only when that outline is a ridge of grain most of the way round
     (RIDGE), then grown over what a sharper look shows as print and up the ridge to just short
     of its crest, the cut (_climb); specks dropped. Once per photo: every segmentation of it
-    reuses them."""
-    texture, sharp = _fine_texture(work)
+    reuses them. `texture` and `sharp` are the photo's grain (_fine_texture)."""
     table = border_ring(texture)
     smooth = (texture < SMOOTHER * np.percentile(table, 5)).astype(np.uint8)
     smooth = cv2.morphologyEx(smooth, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -258,10 +262,12 @@ def at_mask_size(work: np.ndarray) -> tuple[np.ndarray, float]:
 class MaskPhoto:
     """A photo at mask size, prepared once for every segmentation of it (a count segments one
     photo many times, with the table sampled in different places): its colours (lab_of),
-    photo pixels per mask pixel, and what its grain marks as piece (smooth_regions)."""
+    photo pixels per mask pixel, what its grain marks as piece (smooth_regions), and that
+    grain (_fine_texture, over GRAIN_BLUR)."""
     lab: np.ndarray
     factor: float
     smooth: np.ndarray
+    grain: np.ndarray
 
     @cached_property
     def quantised(self) -> tuple[np.ndarray, np.ndarray]:
@@ -292,7 +298,8 @@ class MaskPhoto:
 def mask_photo(work: np.ndarray) -> MaskPhoto:
     """The photo (any size) reduced to MASK_LONG_SIDE and prepared for segmenting."""
     small, factor = at_mask_size(work)
-    return MaskPhoto(lab_of(small), factor, smooth_regions(work))
+    texture, sharp = _fine_texture(work)
+    return MaskPhoto(lab_of(small), factor, smooth_regions(texture, sharp), texture)
 
 
 def segment(photo: MaskPhoto, sample: np.ndarray, smallest: float = 0.002) -> Pieces:
@@ -314,10 +321,25 @@ def segment(photo: MaskPhoto, sample: np.ndarray, smallest: float = 0.002) -> Pi
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    largest = stats[1:, cv2.CC_STAT_AREA].max(initial=0)
-    keep = stats[:, cv2.CC_STAT_AREA] >= max(smallest * mask.size, LARGEST_SHARE * largest)
-    keep[0] = False  # the table
-    bare = keep[labels].astype(np.uint8)
+    area = stats[:, cv2.CC_STAT_AREA]
+    parts = area >= smallest * mask.size
+    parts[0] = False  # the table
+    printed = np.bincount(labels.ravel(), photo.smooth.ravel(), minlength=count) > 0
+    if printed[parts].any():
+        # where the grain finds a piece's print, a part found by colour alone, with no print in
+        # it, with the cloth's weave (WEAVE), and not outlined by a cut most of the way round
+        # is the cloth: a check of a colour the border crosses too rarely for a table colour (a
+        # tartan's crossing), or light on the weave
+        smoothest, roughest = np.percentile(border_ring(photo.grain), WEAVE)
+        rim = (mask > cv2.erode(mask, np.ones((3, 3), np.uint8))).ravel()
+        near_cut = cv2.dilate(photo.cuts.astype(np.uint8), np.ones((5, 5), np.uint8)).ravel()
+        around = np.bincount(labels.ravel()[rim], minlength=count)
+        cut = 2 * np.bincount(labels.ravel()[rim], near_cut[rim], minlength=count) > around
+        for part in np.flatnonzero(parts & ~printed & ~cut):
+            grain = np.median(photo.grain[labels == part])
+            parts[part] = not smoothest <= grain <= roughest
+    keep = parts & (area >= LARGEST_SHARE * area[parts].max(initial=0))
+    bare = keep[labels].astype(np.uint8)  # by lookup table: np.isin sorts
     mask = fill_holes(bare)
     return Pieces(mask, bare, photo.factor, orientation(mask) if mask.any() else 0.0,
                   centres[table], margin, photo.smooth)

@@ -118,14 +118,21 @@ def test_a_piece_of_a_lit_table_colour_is_still_a_piece_by_its_sharp_outline(col
 
 
 CLOTH = ((60, 120, 40), (140, 60, 150))  # BGR: a checked cloth of green and purple
+CROSSING = (160, 100, 60)  # BGR: a tartan's blue where its bands cross, rare along a border
 
 
-def woven_table(pieces: list[tuple[float, float, float, float]]) -> np.ndarray:
+def woven_table(pieces: list[tuple[float, float, float, float]],
+                crossing: tuple[int, int] | None = None) -> np.ndarray:
     """A checked cloth whose weave shows as a fine grain, with flat pieces (x, y, w, h) of
-    the cloth's own purple, outlined by a thin dark cut line, and a little camera noise."""
+    the cloth's own purple, outlined by a thin dark cut line, and a little camera noise; with
+    `crossing`, the 2 × 2 checks about that point are of a third colour (CROSSING)."""
     rng = np.random.default_rng(1)
     y, x = np.mgrid[0:SIZE[1], 0:SIZE[0]]
     image = np.where(((x // 45 + y // 45) % 2 == 1)[..., None], CLOTH[1], CLOTH[0])
+    if crossing is not None:
+        near = (np.abs(x // 45 * 45 + 22 - crossing[0]) < 45) \
+            & (np.abs(y // 45 * 45 + 22 - crossing[1]) < 45)
+        image[near] = CROSSING
     image = image + rng.normal(0, 14, image.shape[:2])[..., None]
     for px, py, w, h in pieces:
         corners = (int(px), int(py)), (int(px + w) - 1, int(py + h) - 1)
@@ -176,11 +183,17 @@ def test_a_piece_of_the_cloths_own_colours_is_found_by_its_smooth_print(seed):
     assert overlap(find_pieces(by_colour), truth) < 0.7
 
 
-@pytest.mark.parametrize("light", [dict(glare=0.7), dict(shade=0.5)], ids=["glare", "shadow"])
-def test_glare_or_a_shadow_that_smooths_the_weave_is_no_piece(light):
-    # light fades a cloth's grain gradually; a printed piece ends at a ridge of grain (its cut)
-    photo = lit(woven_table([PIECE]), (600, 420), 60, **light)
-    found = pieces_in(photo)
+@pytest.mark.parametrize("cloth", [
+    lambda: lit(woven_table([PIECE]), (600, 420), 60, glare=0.7),
+    lambda: lit(woven_table([PIECE]), (600, 420), 60, shade=0.5),
+    lambda: woven_table([PIECE], crossing=(600, 420)),
+], ids=["glare", "shadow", "rare-crossing"])
+def test_light_on_the_weave_or_a_check_rare_along_the_border_is_no_piece(cloth):
+    # light fades a cloth's grain gradually; a printed piece ends at a ridge of grain (its cut).
+    # A check of a colour the border shows too rarely to be table (a tartan's crossing, unseen
+    # 6049) was kept as piece: its colour is no table's, but it has no print, the weave's grain
+    # and the cloth's own edges, no cut (vision.pieces.segment)
+    found = pieces_in(cloth())
     assert found.mask[int(420 / found.factor), int(600 / found.factor)] == 0
     assert piece_share(found) == pytest.approx(1, abs=0.1)
 
