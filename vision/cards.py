@@ -312,6 +312,12 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
             found += _parted([reading for reading in _read_uncut(
                 normalised, paper, found, scale, on_plaza, axis, outlines)
                 if isinstance(reading.item, SeenCard)], seconds)
+        # Only on a Plaza: in a hand, cards lie apart and each has its own outline (read above);
+        # the frame of a hand's piece reaches just beyond it and cut a turned 3 into a sure 1
+        # (unseen tuning seed 4055).
+        if on_plaza:
+            found += _parted(_read_unread_paper(normalised, paper, found, scale, width, axis),
+                             seconds)
     found += _parted(_read_off_white(normalised, loose, edges_free, found, scale, on_plaza,
                                      axis), seconds)
     hopeful: frozenset[int] = frozenset()
@@ -344,11 +350,15 @@ def _with_second_looks(found: list[_Reading], seconds: list[_Reading]) -> list[_
     """The readings, and those of second looks that are sure and that no reading covers: the
     look is for cards missed, not a rival reading of a place read (its frame may be one that
     the paper test refused for good reason)."""
+    return found + [replace(reading, second_look=False) for reading in _new_places(found, seconds)]
+
+
+def _new_places(found: list[_Reading], more: list[_Reading]) -> list[_Reading]:
+    """The sure readings of `more` whose frames no frame of `found` covers."""
     frames = [np.asarray(reading.frame, np.float32) for reading in found]
-    return found + [replace(reading, second_look=False) for reading in seconds
-                    if isinstance(reading.item, SeenCard)
-                    and not any(_overlap(np.asarray(reading.frame, np.float32), frame) > 0.35
-                                for frame in frames)]
+    return [reading for reading in more if isinstance(reading.item, SeenCard)
+            and not any(_overlap(np.asarray(reading.frame, np.float32), frame) > 0.35
+                        for frame in frames)]
 
 
 def _read_uncut(normalised: np.ndarray, paper: np.ndarray, found: list[_Reading], scale: float,
@@ -366,6 +376,33 @@ def _read_uncut(normalised: np.ndarray, paper: np.ndarray, found: list[_Reading]
         if region.card_shaped and not any(cv2.pointPolygonTest(outline, centre, False) >= 0
                                           for centre in centres):
             more += _read_region(normalised, paper, region, scale, on_plaza, axis=axis)
+    return more
+
+
+def _read_unread_paper(normalised: np.ndarray, paper: np.ndarray, found: list[_Reading],
+                       scale: float, card_width: float, axis: float | None) -> list[_Reading]:
+    """Cards of a Plaza whose paper the edges cut into pieces (noise on a busy table, a numeral
+    as wide as the card, artwork), where their neighbours in a row touch them so that the whole
+    paper is a block with no lone card's outline: the paper mask, not cut along edges and
+    without a patterned cloth's squares (_without_pattern), less the cards already read, holds
+    them in one piece. What is left a card's size or more is read with the pack's `card_width`
+    (working pixels); only sure readings of places no card was read in, of cards not read for
+    sure yet, are kept: a deck holds each card once, and a frame across a block can take a card
+    read already a little aside (unseen tuning seed 7058: a second Green 1 unsettled its row)."""
+    card_area = card_width * card_width * CARD_ASPECT
+    more: list[_Reading] = []
+    for outlines in _without_pattern(paper, card_width):
+        unread = outlines.copy()
+        for reading in found + more:
+            cv2.fillConvexPoly(unread, np.round(reading.frame * scale / 2).astype(np.int32), 0)
+        for region in _regions(unread):
+            if region.rect[1][0] * region.rect[1][1] < 0.5 * card_area:
+                continue
+            read = {reading.item.card for reading in found + more
+                    if isinstance(reading.item, SeenCard)}
+            more += [reading for reading in _new_places(found + more, _read_region(
+                normalised, paper, region, scale, True, card_width, axis))
+                if reading.item.card not in read]
     return more
 
 
