@@ -398,12 +398,32 @@ def _read_unread_paper(normalised: np.ndarray, paper: np.ndarray, found: list[_R
         for region in _regions(unread):
             if region.rect[1][0] * region.rect[1][1] < 0.5 * card_area:
                 continue
-            read = {reading.item.card for reading in found + more
-                    if isinstance(reading.item, SeenCard)}
+            sure = [reading for reading in found + more if isinstance(reading.item, SeenCard)]
+            read = {reading.item.card for reading in sure}
             more += [reading for reading in _new_places(found + more, _read_region(
                 normalised, paper, region, scale, True, card_width, axis))
-                if reading.item.card not in read]
+                if reading.item.card not in read and _at_a_plaza_place(reading, sure)]
     return more
+
+
+GRID_SLACK = 0.35  # card widths plus heights a place may lie off a Plaza place (a tilted photo)
+
+
+def _at_a_plaza_place(reading: _Reading, sure: list[_Reading]) -> bool:
+    """Whether a card read on paper no outline parts lies where a Plaza card can (P5: cards in
+    a row touch, rows lie close): one card along a row, or one row's pitch along a column, from
+    a card read for sure, its numeral of the pack's size (_of_the_packs_size, against that
+    card's). A checked cloth's white squares join into blocks of a card's size whose coloured
+    squares read as numerals (held-out seed 100065: a sure Red 3 on a red-and-white check),
+    but of the check's size, and lying at the check's pitch, off the Plaza's places."""
+    pitch = _row_pitch(sure)
+    centre = reading.frame.mean(axis=0)
+    for other in sure:
+        along, across = _in_card_units(centre - other.frame.mean(axis=0), other.frame)
+        if min(abs(along - 1) + across, along + abs(across - pitch)) <= GRID_SLACK \
+                and _of_the_packs_size(reading.glyph, other.glyph):
+            return True
+    return False
 
 
 def _without_pattern(paper: np.ndarray, card_width: float) -> Iterator[np.ndarray]:
@@ -667,13 +687,20 @@ def _read_row_gaps(small: np.ndarray, found: list[_Reading], scale: float) -> li
                 continue
             looked.append(centre)
             for new in _read_place(small, place, scale, axis, unsure_too=True):
-                if 0.75 <= new.glyph / reading.glyph <= 1.33 \
+                if _of_the_packs_size(new.glyph, reading.glyph) \
                         and np.linalg.norm(new.frame.mean(axis=0) - centre) < 0.5 * width:
                     more.append(new)
                     centres.append(new.frame.mean(axis=0))
                     if isinstance(new.item, SeenCard):
                         queue.append(new)
     return more
+
+
+def _of_the_packs_size(glyph: float, packs: float) -> bool:
+    """Whether a numeral `glyph` tall is of the pack's size, its neighbours' numerals being
+    `packs` tall: one pack prints its numerals alike, and a pattern of the table read as a
+    numeral (a cloth's check, a gap between dots) is seldom of that size."""
+    return 0.75 <= glyph / packs <= 1.33
 
 
 # Rows' pitch, in card heights, where no two sure cards of a column measure it: rows lie close.

@@ -30,6 +30,7 @@ from vision.cards import (
     SeenCard,
     UnsureCard,
     _alike_in_size,
+    _at_a_plaza_place,
     _card_size_from_paper,
     _confirmed,
     _dots,
@@ -434,6 +435,26 @@ def test_a_numeral_far_smaller_than_its_neighbours_is_no_card():
     small, squeezed, striped = (inked((0.8, 0.12, 0.14), 5, glyph=g) for g in (12.0, 30.0, 90.0))
     kept = _alike_in_size(row + [small, squeezed, striped])
     assert [r.glyph for r in kept] == [40.0] * 4 + [30.0, 90.0]
+
+
+@pytest.mark.parametrize(("column", "row", "glyph", "at_a_place"), [
+    (3, 0, 40.0, True),  # touching the row's last card (P5)
+    (1, 1, 40.0, True),  # a row's pitch down the 4s' column (P5)
+    (-1, 0, 36.0, True),  # before the row's first card, its numeral a little smaller (tilt)
+    # Held-out seed 100065: a red-and-white check's white squares, joined into a card-sized
+    # block, read as a sure Red 3 half a card off any place, its numeral three times the pack's.
+    (2.4, -0.9, 120.0, False),
+    (2.4, -0.9, 40.0, False),  # off any place, a numeral of the pack's size
+    (3, 0, 120.0, False),  # at a place, a numeral of the check's size
+    (6, 0, 40.0, False),  # alone, three places from the row
+])
+def test_a_card_read_on_paper_no_outline_parts_lies_at_a_plaza_place(column, row, glyph,
+                                                                        at_a_place):
+    # A Red 3, 4, 5 read for sure, numerals 40 pixels tall; rows 1.1 card heights apart.
+    sure = [inked((0.8, 0.12, 0.14), c, glyph=40.0, number=c + 3) for c in range(3)]
+    candidate = inked((0.8, 0.12, 0.14), column, glyph=glyph, number=7)
+    candidate = replace(candidate, frame=candidate.frame + (0.0, row * CARD[1] * ROW_PITCH))
+    assert _at_a_plaza_place(candidate, sure) is at_a_place
 
 
 def test_numerals_shrinking_across_a_tilted_photo_are_all_kept():
