@@ -363,12 +363,15 @@ def segment(photo: MaskPhoto, sample: np.ndarray, smallest: float = 0.002) -> Pi
     mask |= photo.smooth
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
     area = stats[:, cv2.CC_STAT_AREA]
     parts = area >= smallest * mask.size
     parts[0] = False  # the table
     printed = np.bincount(labels.ravel(), photo.smooth.ravel(), minlength=count) > 0
+    twins = []
     if printed[parts].any():
+        twins = _twins(photo.lab, labels, stats, parts & ~printed, margin)
+        parts[[part for pair in twins for part in pair]] = False
         # where the grain finds a piece's print, a part found by colour alone, with no print in
         # it, with the cloth's weave (WEAVE), and not outlined by a cut most of the way round
         # is the cloth: a check of a colour the border crosses too rarely for a table colour (a
@@ -383,9 +386,57 @@ def segment(photo: MaskPhoto, sample: np.ndarray, smallest: float = 0.002) -> Pi
             parts[part] = not smoothest <= grain <= roughest
     keep = parts & (area >= LARGEST_SHARE * area[parts].max(initial=0))
     bare = keep[labels].astype(np.uint8)  # by lookup table: np.isin sorts
+    if twins:
+        bare = _without_copies(bare, photo, labels, stats, centroids, twins, margin)
     mask = fill_holes(bare)
     return Pieces(mask, bare, photo.factor, orientation(mask) if mask.any() else 0.0,
                   centres[table], margin, photo.smooth)
+
+
+TWIN = 1.25  # two parts this alike in area, width and height (ratio) are one shape
+
+
+def _twins(lab: np.ndarray, labels: np.ndarray, stats: np.ndarray, plain: np.ndarray,
+           margin: float) -> list[tuple[int, int]]:
+    """The pairs of `plain` parts (no print) alike in shape (TWIN) and colour (within `margin`):
+    a cloth's pattern, which repeats its checks at a fixed pitch. The two pieces of a photo are
+    no copies of each other, and print tells them from the cloth besides."""
+    candidates = np.flatnonzero(plain)
+    pixels = np.maximum(np.bincount(labels.ravel(), minlength=len(stats)), 1)
+    colours = np.stack([np.bincount(labels.ravel(), lab[..., channel].ravel(),
+                                    minlength=len(stats)) for channel in range(3)], 1)
+    colours /= pixels[:, None]
+    size = stats[:, [cv2.CC_STAT_AREA, cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT]].astype(np.float64)
+    return [(first, second) for k, first in enumerate(candidates) for second in candidates[k + 1:]
+            if np.all(np.maximum(size[first], size[second])
+                      <= TWIN * np.minimum(size[first], size[second]))
+            and np.linalg.norm(colours[first] - colours[second]) < margin]
+
+
+def _without_copies(bare: np.ndarray, photo: MaskPhoto, labels: np.ndarray, stats: np.ndarray,
+                    centroids: np.ndarray, twins: list[tuple[int, int]],
+                    margin: float) -> np.ndarray:
+    """`bare` without the next copies of the cloth's `twins`: the pattern goes on beside and
+    under the pieces at the pitch each pair of twins shows, so one moved back by the step from
+    it to the other, or the other moved on by it, lands on the next check; where that lies on
+    a piece, its pixels of the check's colour and no print are the check joined to it."""
+    bare = bare.copy()
+    height, width = bare.shape
+    for one, other in twins:
+        step = np.round(centroids[other] - centroids[one]).astype(int)
+        for part, (dx, dy) in ((one, -step), (other, step)):
+            x, y, w, h = stats[part, :4]
+            x0, y0 = max(x + dx, 0), max(y + dy, 0)
+            x1, y1 = min(x + dx + w, width), min(y + dy + h, height)
+            if x1 <= x0 or y1 <= y0 or not bare[y0:y1, x0:x1].any():
+                continue
+            copy = labels[y0 - dy:y1 - dy, x0 - dx:x1 - dx] == part
+            colour = photo.lab[y:y + h, x:x + w][labels[y:y + h, x:x + w] == part].mean(0)
+            alike = np.linalg.norm(photo.lab[y0:y1, x0:x1] - colour, axis=-1) < margin
+            # with its rim, where its colour blends with its neighbours'
+            check = cv2.dilate((copy & alike).astype(np.uint8), np.ones((3, 3), np.uint8))
+            bare[y0:y1, x0:x1][(check > 0) & (photo.smooth[y0:y1, x0:x1] == 0)] = 0
+    return cv2.morphologyEx(bare, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
 # Glare and shadow on the table. Lit surfaces reflect their own colour and the light's, white
