@@ -184,32 +184,60 @@ RIDGE = 1.2  # a piece's cut outline shows as grain over this many times the tab
 # round it; glare and shade fade into the table's grain
 CREST_REACH = 8  # (mask pixels) the most a region climbs towards its outline's crest: a strong
 # edge's grain, over GRAIN_BLUR, keeps smooth print about three blurs from it
+NOISE_KERNEL = np.float32([[1, -2, 1], [-2, 4, -2], [1, -2, 1]]) / 6  # a second difference both
+# ways: blind to shading and broad print, it reads white noise at its own RMS (Immerkær)
+NOISE_RATIO_BLUR = 3.0  # (mask pixels) the grain's share of noise is read over this
+FLATTEST = 2  # (percentile) the photo's flattest part, a piece's plain print, holds only noise
+EXCESS_BLUR = 2.0  # (mask pixels) the grain beyond noise is averaged over this: noise's
+# own grain cancels out only over a few pixels
+AT_NOISE = 0.7  # (share of the noise's grain) print's grain beyond the noise averages 0.3-0.55
+# of it, a cloth's under glare 1 and more
 WEAVE = (25, 95)  # (percentiles of the border ring's grain) a cloth's own weave reads between
 # these: a part smoother than most of the table (a flat piece on a polka cloth, whose smooth
 # ground is rare and rough dot edges common) is no weave
 
 
-def _fine_texture(work: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _fine_texture(work: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The photo's fine grain at mask size: the local RMS of its grey detail between NOISE_SCALE
-    and GRAIN_SCALE, over GRAIN_BLUR and over SHARP_GRAIN_BLUR. A cloth's colours may be any
-    piece's, but its weave is rougher than print."""
+    and GRAIN_SCALE, over GRAIN_BLUR and over SHARP_GRAIN_BLUR, and that grain beyond the
+    camera's noise (_beyond_noise). A cloth's colours may be any piece's, but its weave is
+    rougher than print."""
     grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY).astype(np.float32)
     detail = cv2.GaussianBlur(grey, (0, 0), NOISE_SCALE) \
         - cv2.GaussianBlur(grey, (0, 0), GRAIN_SCALE)
     power, _ = at_mask_size(detail * detail)
-    return tuple(np.sqrt(cv2.GaussianBlur(power, (0, 0), blur))
-                 for blur in (GRAIN_BLUR, SHARP_GRAIN_BLUR))
+    texture, sharp = (np.sqrt(cv2.GaussianBlur(power, (0, 0), blur))
+                      for blur in (GRAIN_BLUR, SHARP_GRAIN_BLUR))
+    return texture, sharp, _beyond_noise(grey, power)
 
 
-def smooth_regions(texture: np.ndarray, sharp: np.ndarray) -> np.ndarray:
+def _beyond_noise(grey: np.ndarray, power: np.ndarray) -> np.ndarray:
+    """The grain beyond what the camera's noise puts in its band, as a share of the noise's own
+    grain there, at mask size (`power`: the grain's power at mask size). Noise is the same on
+    print and cloth, but a shadow dims the weave and not the noise: in shade a cloth's grain
+    falls towards the noise and a piece's print, which has only the noise, no longer reads much
+    smoother; beyond the noise, print has none and the weave its own. The noise is read at each
+    place (NOISE_KERNEL) and its share in the grain's band is that of the photo's flattest part."""
+    residual = cv2.filter2D(grey, -1, NOISE_KERNEL)
+    noise, _ = at_mask_size(residual * residual)
+    wide = cv2.GaussianBlur(power, (0, 0), NOISE_RATIO_BLUR) \
+        / np.maximum(cv2.GaussianBlur(noise, (0, 0), NOISE_RATIO_BLUR), 1e-6)
+    noise = float(np.percentile(wide, FLATTEST)) * cv2.GaussianBlur(noise, (0, 0), EXCESS_BLUR)
+    excess = np.maximum(cv2.GaussianBlur(power, (0, 0), EXCESS_BLUR) - noise, 0)
+    return np.sqrt(excess / np.maximum(noise, 1e-6))
+
+
+def smooth_regions(texture: np.ndarray, sharp: np.ndarray, excess: np.ndarray) -> np.ndarray:
     """What the photo's grain marks as piece whatever its colour, at mask size (uint8 0/1):
     regions much smoother than the table's border (see SMOOTHER), grown over the grain their
     outline shows, and kept only when that outline is a ridge of grain most of the way round
     (RIDGE), then grown over what a sharper look shows as print and up the ridge to just short
     of its crest, the cut (_climb); specks dropped. Once per photo: every segmentation of it
-    reuses them. `texture` and `sharp` are the photo's grain (_fine_texture)."""
+    reuses them. `texture`, `sharp` and `excess` are the photo's grain (_fine_texture): a
+    region is smooth by its grain, or by its grain beyond the noise (in shade)."""
     table = border_ring(texture)
-    smooth = (texture < SMOOTHER * np.percentile(table, 5)).astype(np.uint8)
+    smooth = (texture < SMOOTHER * np.percentile(table, 5)).astype(np.uint8) \
+        | _at_noise(excess)
     smooth = cv2.morphologyEx(smooth, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     reach = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * SMOOTH_REACH + 1,) * 2)
     grown = cv2.dilate(smooth, reach)
@@ -228,6 +256,25 @@ def smooth_regions(texture: np.ndarray, sharp: np.ndarray) -> np.ndarray:
     reached[labels[regions > 0]] = True
     reached[0] = False
     return _climb(reached[labels].astype(np.uint8), sharp)
+
+
+def _at_noise(excess: np.ndarray) -> np.ndarray:
+    """Regions (uint8 0/1) whose grain beyond the noise (_beyond_noise) is below SMOOTHER of the
+    table's smoothest (its border ring's 5th percentile) and, over the region, below AT_NOISE
+    of the noise's own: print in shade. Glare on a cloth fades its weave too, but not to the
+    noise. None when the table's smoothest shows no more than that beyond the noise (a
+    blurred photo, a plain cloth): then grain beyond the noise tells print from nothing."""
+    table = float(np.percentile(border_ring(excess), 5))
+    if table < AT_NOISE:
+        return np.zeros(excess.shape, np.uint8)
+    faint = (excess < SMOOTHER * table).astype(np.uint8)
+    faint = cv2.morphologyEx(faint, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, labels = cv2.connectedComponents(faint, connectivity=8)
+    level = np.bincount(labels.ravel(), excess.ravel(), minlength=count) \
+        / np.maximum(np.bincount(labels.ravel(), minlength=count), 1)
+    plain = level < AT_NOISE
+    plain[0] = False
+    return plain[labels].astype(np.uint8)
 
 
 def _climb(regions: np.ndarray, texture: np.ndarray) -> np.ndarray:
@@ -298,8 +345,8 @@ class MaskPhoto:
 def mask_photo(work: np.ndarray) -> MaskPhoto:
     """The photo (any size) reduced to MASK_LONG_SIDE and prepared for segmenting."""
     small, factor = at_mask_size(work)
-    texture, sharp = _fine_texture(work)
-    return MaskPhoto(lab_of(small), factor, smooth_regions(texture, sharp), texture)
+    texture, sharp, excess = _fine_texture(work)
+    return MaskPhoto(lab_of(small), factor, smooth_regions(texture, sharp, excess), texture)
 
 
 def segment(photo: MaskPhoto, sample: np.ndarray, smallest: float = 0.002) -> Pieces:
@@ -320,12 +367,15 @@ def segment(photo: MaskPhoto, sample: np.ndarray, smallest: float = 0.002) -> Pi
     mask |= photo.smooth
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
     area = stats[:, cv2.CC_STAT_AREA]
     parts = area >= smallest * mask.size
     parts[0] = False  # the table
     printed = np.bincount(labels.ravel(), photo.smooth.ravel(), minlength=count) > 0
+    twins = []
     if printed[parts].any():
+        twins = _twins(photo.lab, labels, stats, parts & ~printed, margin)
+        parts[[part for pair in twins for part in pair]] = False
         # where the grain finds a piece's print, a part found by colour alone, with no print in
         # it, with the cloth's weave (WEAVE), and not outlined by a cut most of the way round
         # is the cloth: a check of a colour the border crosses too rarely for a table colour (a
@@ -340,9 +390,57 @@ def segment(photo: MaskPhoto, sample: np.ndarray, smallest: float = 0.002) -> Pi
             parts[part] = not smoothest <= grain <= roughest
     keep = parts & (area >= LARGEST_SHARE * area[parts].max(initial=0))
     bare = keep[labels].astype(np.uint8)  # by lookup table: np.isin sorts
+    if twins:
+        bare = _without_copies(bare, photo, labels, stats, centroids, twins, margin)
     mask = fill_holes(bare)
     return Pieces(mask, bare, photo.factor, orientation(mask) if mask.any() else 0.0,
                   centres[table], margin, photo.smooth)
+
+
+TWIN = 1.25  # two parts this alike in area, width and height (ratio) are one shape
+
+
+def _twins(lab: np.ndarray, labels: np.ndarray, stats: np.ndarray, plain: np.ndarray,
+           margin: float) -> list[tuple[int, int]]:
+    """The pairs of `plain` parts (no print) alike in shape (TWIN) and colour (within `margin`):
+    a cloth's pattern, which repeats its checks at a fixed pitch. The two pieces of a photo are
+    no copies of each other, and print tells them from the cloth besides."""
+    candidates = np.flatnonzero(plain)
+    pixels = np.maximum(np.bincount(labels.ravel(), minlength=len(stats)), 1)
+    colours = np.stack([np.bincount(labels.ravel(), lab[..., channel].ravel(),
+                                    minlength=len(stats)) for channel in range(3)], 1)
+    colours /= pixels[:, None]
+    size = stats[:, [cv2.CC_STAT_AREA, cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT]].astype(np.float64)
+    return [(first, second) for k, first in enumerate(candidates) for second in candidates[k + 1:]
+            if np.all(np.maximum(size[first], size[second])
+                      <= TWIN * np.minimum(size[first], size[second]))
+            and np.linalg.norm(colours[first] - colours[second]) < margin]
+
+
+def _without_copies(bare: np.ndarray, photo: MaskPhoto, labels: np.ndarray, stats: np.ndarray,
+                    centroids: np.ndarray, twins: list[tuple[int, int]],
+                    margin: float) -> np.ndarray:
+    """`bare` without the next copies of the cloth's `twins`: the pattern goes on beside and
+    under the pieces at the pitch each pair of twins shows, so one moved back by the step from
+    it to the other, or the other moved on by it, lands on the next check; where that lies on
+    a piece, its pixels of the check's colour and no print are the check joined to it."""
+    bare = bare.copy()
+    height, width = bare.shape
+    for one, other in twins:
+        step = np.round(centroids[other] - centroids[one]).astype(int)
+        for part, (dx, dy) in ((one, -step), (other, step)):
+            x, y, w, h = stats[part, :4]
+            x0, y0 = max(x + dx, 0), max(y + dy, 0)
+            x1, y1 = min(x + dx + w, width), min(y + dy + h, height)
+            if x1 <= x0 or y1 <= y0 or not bare[y0:y1, x0:x1].any():
+                continue
+            copy = labels[y0 - dy:y1 - dy, x0 - dx:x1 - dx] == part
+            colour = photo.lab[y:y + h, x:x + w][labels[y:y + h, x:x + w] == part].mean(0)
+            alike = np.linalg.norm(photo.lab[y0:y1, x0:x1] - colour, axis=-1) < margin
+            # with its rim, where its colour blends with its neighbours'
+            check = cv2.dilate((copy & alike).astype(np.uint8), np.ones((3, 3), np.uint8))
+            bare[y0:y1, x0:x1][(check > 0) & (photo.smooth[y0:y1, x0:x1] == 0)] = 0
+    return cv2.morphologyEx(bare, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
 # Glare and shadow on the table. Lit surfaces reflect their own colour and the light's, white

@@ -169,13 +169,16 @@ def overlap(found, truth: np.ndarray) -> float:
     return float((mask & true).sum() / (mask | true).sum())
 
 
-@pytest.mark.parametrize("seed", [None, 4014, 7021],
-                         ids=["checked cloth", "unseen 4014 tartan", "unseen 7021 polka"])
+@pytest.mark.parametrize("seed", [None, 4014, 7021, 7042],
+                         ids=["checked cloth", "unseen 4014 tartan", "unseen 7021 polka",
+                              "unseen 7042 tartan in shadow"])
 def test_a_piece_of_the_cloths_own_colours_is_found_by_its_smooth_print(seed):
     # colours alone cannot tell it from the cloth's (the checked cloth's purple: before, 0 or a
     # few checks). 4014 and 7021 (the unseen renderer's tuning seeds, true fits): print of the
     # cloth's colours, whose smoothness the camera's pixel noise hid while the grain was read
-    # at the finest scale (before: overlap 0.80 and 0.54)
+    # at the finest scale (before: overlap 0.80 and 0.54). 7042: a piece in a shadow, where the
+    # dimmed weave's grain is near the noise and print no longer much smoother; its grain beyond
+    # the noise is still none (before: overlap 0.32, one piece lost)
     work, truth = woven_piece() if seed is None else rendered_fit(seed)
     photo = mask_photo(work)
     assert overlap(find_pieces(photo), truth) > 0.9
@@ -196,6 +199,15 @@ def test_light_on_the_weave_or_a_check_rare_along_the_border_is_no_piece(cloth):
     found = pieces_in(cloth())
     assert found.mask[int(420 / found.factor), int(600 / found.factor)] == 0
     assert piece_share(found) == pytest.approx(1, abs=0.1)
+
+
+@pytest.mark.parametrize("seed", [3035], ids=["unseen 3035 tartan"])
+def test_a_tartans_repeated_checks_apart_from_or_joined_to_a_piece_are_no_piece(seed):
+    # a tartan's crossings, of a colour too rare along the border for table and with edges as
+    # sharp as a cut: copies of each other at the sett's pitch, apart from the pieces and, at
+    # that pitch, joined to them (before: overlap 0.55, four checks kept, two joined)
+    work, truth = rendered_fit(seed)
+    assert overlap(find_pieces(mask_photo(work)), truth) > 0.9
 
 
 @given(st.floats(0.25, 0.75), st.floats(0, 0.5), st.floats(40, 90),
