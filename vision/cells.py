@@ -237,3 +237,12 @@ def distance(scored: Scores, gain: np.ndarray, turn: np.ndarray, cell: np.ndarra
                * scored.photo_picture[turn, cell] + scored.picture_picture[turn, cell]).sum(-1)
     colour = np.sqrt(np.maximum(squared, 0) / scored.weight[turn] / 3) / 255
     return colour + PATTERN_WEIGHT * scored.pattern[turn, cell]
+
+
+def brightness(scored: Scores, turn: np.ndarray, cell: int | np.ndarray, bound: float
+               ) -> np.ndarray:
+    """The one gain for all channels (least squares, within 1 / `bound` .. `bound`) taking the
+    body under `turn` nearest `cell`'s colours: (..., 3) as `distance` takes it."""
+    fitted = scored.photo_picture[turn, cell].sum(-1) / np.maximum(
+        scored.photo_photo[turn, cell].sum(-1), 1e-9)
+    return np.repeat(np.clip(fitted, 1 / bound, bound)[..., None], 3, -1)

@@ -34,7 +34,10 @@ How it works, and why:
 - Each cell is compared with every picture cell under every turn at small shifts (colour +
   grey pattern, vision.cells), under the light the pieces around it show (_relit: shade, a
   shadow's edge and glare change slowly across the rectangle; the cell's own samples never
-  shape its own light, so a wrong piece cannot be lit into its cell's colours). A cell that is
+  shape its own light, so a wrong piece cannot be lit into its cell's colours). Each piece
+  also has a brightness of its own (its tilt to the light, its print): only a piece whose
+  shading shows its own cell the right way up, by correlation, which brightness does not
+  change, is compared with its cell at its own brightness (_distances). A cell that is
   mostly table is missing. A present cell is right when its own cell is clearly the best
   explanation, or, when its content cannot tell (flat colour looks the same turned or moved;
   or only its pattern, not its colour, picks its own cell: light draws patterns too), when
@@ -692,7 +695,7 @@ def _judged(lit: list[cells.Body], refs: cells.Bank, present: list[bool],
     through less of itself is unsure more often, and its seams cannot vouch for it. And every
     cell's _distances, made once: the seams' judgement reads them too."""
     scores = [cells.scores(body, refs) for body in lit]
-    distances = [_distances(score) for score in scores]
+    distances = [_distances(score, index) for index, score in enumerate(scores)]
     verdicts, mines = _judge(scores, distances, present, visible, vouched, distinct, structured)
     for index, verdict in enumerate(verdicts):
         if verdict in ("right", "missing"):
@@ -701,7 +704,7 @@ def _judged(lit: list[cells.Body], refs: cells.Bank, present: list[bool],
         if not keep.all():
             body = lit[index]
             cleared = cells.scores(cells.Body(body.colour, body.weight * keep[None]), refs)
-            if _verdict(index, cleared, _distances(cleared), vouched, distinct,
+            if _verdict(index, cleared, _distances(cleared, index), vouched, distinct,
                         structured)[0] == "right":
                 verdicts[index] = "right"
     # every piece exists once: a cell whose own piece is counted right explains no other cell,
@@ -807,6 +810,17 @@ def _beaten_by_pattern(index: int, score: cells.Scores, by_colour: np.ndarray
     return (by_colour | by_structure) & (correlated <= correlated[index]), by_structure
 
 
+def _upright_in_its_cell(index: int, score: cells.Scores) -> bool:
+    """Does the cell's shading show its own piece the right way up? Its pattern correlates
+    with its own cell's (STRUCTURE_LIKE) clearly better (STRUCTURE_MARGIN) than with its own
+    cell turned by any quarter turn: a turned piece's shading runs another way. Correlation
+    does not change with brightness; a flat cell (no pattern above STRUCTURE_FLOOR) correlates
+    with nothing, so its turn cannot be told."""
+    correlated = score.structure().max(0)[index::GRID * GRID]  # its own cell, turn by turn
+    return bool(correlated[0] >= STRUCTURE_LIKE
+                and (correlated[0] - correlated[1:] >= STRUCTURE_MARGIN).all())
+
+
 def _holding_their_own(holding: set[int] | frozenset[int], candidates: int) -> np.ndarray:
     """(candidates: picture cells × turns) True at the cells, under every turn, in `holding`:
     their own pieces lie in them, and one piece cannot be two, so they explain no other cell."""
@@ -815,11 +829,29 @@ def _holding_their_own(holding: set[int] | frozenset[int], candidates: int) -> n
     return held[np.arange(candidates) % (GRID * GRID)]
 
 
-def _distances(score: cells.Scores) -> np.ndarray:
-    """A lit cell's distance to every picture cell under every turn, at its best shift."""
+PIECE_GAIN = 1.1  # each piece lies at its own slight tilt to the light, and its print and
+# gloss vary: its brightness may be this much off the light its neighbours show
+
+
+def _distances(score: cells.Scores, index: int | None = None) -> np.ndarray:
+    """A lit cell's distance to every picture cell under every turn, at its best shift. Its
+    own cell (`index`) is compared at the piece's own brightness (within PIECE_GAIN) when its
+    shading shows its own piece the right way up (_upright_in_its_cell), its own cell is the
+    nearest with every cell and turn allowed a brightness of its own alike (a piece of a cell
+    only brightness tells apart is nearer that cell), and that brightness takes it within
+    NOISE of its cell (a glare veil's lost contrast is no brightness). Otherwise a flat piece
+    turned, or another picture's, would be brightened into its cell's colours and counted
+    right, undercharging the player (T6)."""
     unlit = np.ones(3)  # the bodies come lit (_relit)
-    return cells.distance(score, unlit, np.arange(len(SHIFTS))[:, None],
-                          np.arange(score.pattern.shape[1])[None]).min(0)
+    shifts = np.arange(len(SHIFTS))[:, None]
+    candidates = np.arange(score.pattern.shape[1])[None]
+    every = cells.distance(score, unlit, shifts, candidates).min(0)
+    if index is not None and _upright_in_its_cell(index, score):
+        gain = cells.brightness(score, shifts, candidates, PIECE_GAIN)
+        gained = cells.distance(score, gain, shifts, candidates).min(0)
+        if int(np.argmin(gained)) == index and gained[index] <= NOISE:
+            every[index] = min(every[index], gained[index])
+    return every
 
 
 FOREIGN_SPAN = (0.2, 0.8)  # (share of a side) where along it a neighbour's tab may lie

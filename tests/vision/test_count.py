@@ -295,12 +295,20 @@ def test_t6_rendered_rectangles_are_counted_exactly_cell_by_cell(names, seed):
     # the camera's noise: a flat piece of another picture, of cell 15's colour (0.046 from it),
     # lies there between two wrong pieces; its colour set it apart from every other cell
     (104_016, 15),
-], ids=["only-its-pattern-places-it", "a-flat-look-alikes-piece", "another-pictures-flat-piece"])
-def test_t6_a_swapped_piece_is_not_counted_right(seed, cell):
+    # 103003 (colorwheel): cell 3's flat corner piece lies turned, a little nearer cell 15's
+    # colour than its own; given a brightness of its own (as every piece has one), it was
+    # counted right. Flat, its shading cannot show which way up it lies.
+    (103_003, 3),
+    # 105005: a right piece a little brighter than the light its neighbours show (each lies at
+    # its own tilt to it), its shading its own cell's the right way up
+    (105_005, 3),
+], ids=["only-its-pattern-places-it", "a-flat-look-alikes-piece", "another-pictures-flat-piece",
+        "a-turned-flat-corner", "a-right-piece-at-its-own-brightness"])
+def test_t6_a_rendered_cell_is_counted_as_it_lies(seed, cell):
     photo = unseen.count_photo(unseen.UNSEEN_PICTURES, seed)
     counted = count_pieces(decode_photo(photo.jpeg), added_picture(photo.picture))
     seen = [state for row in counted.cells for state in row]
-    assert photo.cells[cell] == "wrong" and seen[cell] != "right"
+    assert (seen[cell] == "right") == (photo.cells[cell] == "right")
     assert not [index for index, (truth, state) in enumerate(zip(photo.cells, seen, strict=True))
                 if state == "right" != truth]
 
@@ -575,8 +583,8 @@ def test_t6_a_cell_whose_piece_is_counted_right_explains_no_other_cell(neighbour
     if neighbour == "foreign":
         colours[14] = np.full_like(colours[14], FOREIGN)
     lit = [_lit_body(colour) for colour in colours]
-    verdicts, _, _ = count._judged(lit, refs, [True] * 16, [1.0] * 16, {14}, distinct,
-                                   bank.texture >= count.STRUCTURED)
+    verdicts, *_ = count._judged(lit, refs, [True] * 16, [1.0] * 16, {14}, distinct,
+                                 bank.texture >= count.STRUCTURED)
     assert verdicts[14] == ("right" if neighbour == "own" else "wrong")
     assert verdicts[13] == expected
 
@@ -602,9 +610,8 @@ def _judged_with_tabs(wrong_neighbours: bool, centre: int) -> str:
     if wrong_neighbours:
         colours[1][:], colours[4][:] = FOREIGN, FOREIGN
     lit = [_lit_body(colour) for colour in colours]
-    verdicts, _, _ = count._judged(lit, refs, [True] * 16, [1.0] * 16, set(),
-                                   count._distinct(bank, refs),
-                                   bank.texture >= count.STRUCTURED)
+    verdicts, *_ = count._judged(lit, refs, [True] * 16, [1.0] * 16, set(),
+                                 count._distinct(bank, refs), bank.texture >= count.STRUCTURED)
     return verdicts[5]
 
 
@@ -637,15 +644,13 @@ def _states_by_seams(picture: np.ndarray, shown: dict[int, np.ndarray],
     bank = cells.bank(picture)
     refs = bank.turned
     lit = [_lit_body(shown.get(index, bank.cells[index])) for index in range(16)]
-    distances = [count._distances(cells.scores(body, refs)) for body in lit]
-    mines = [float(every[index]) for index, every in enumerate(distances)]
-    if verdicts is None:
-        verdicts, _, _ = count._judged(lit, refs, [True] * 16, [1.0] * 16, set(),
-                                       count._distinct(bank, refs),
-                                       bank.texture >= count.STRUCTURED)
+    judged, mines, distances = count._judged(lit, refs, [True] * 16, [1.0] * 16, set(),
+                                             count._distinct(bank, refs),
+                                             bank.texture >= count.STRUCTURED)
     found, corners = _grid_pieces(list(holes))
     return count._seams_decide(found, corners, bank, distances, count._distinct(bank, refs),
-                               verdicts, mines, [True] * 16, set(vouched))
+                               judged if verdicts is None else verdicts, mines, [True] * 16,
+                               set(vouched))
 
 
 @pytest.mark.parametrize("shown_at_0, expected", [
@@ -707,3 +712,61 @@ def test_t6_a_flat_cell_explained_better_only_by_cells_holding_their_own_pieces(
     assert _judged_alone(shown[0], cells.bank(picture), 0)[0] == "wrong"
     placed = frozenset({1}) if verdict_1 == "right" else frozenset()
     assert _states_by_seams(picture, shown, verdicts, vouched=placed)[0] == expected
+
+
+# ---------------------------------------------------------------- a piece's own brightness
+
+def _shaded(ramp: float) -> np.ndarray:
+    """A picture whose every cell has its own bright colour, shaded across by a smooth ramp
+    (a printed sky, a gradient) `ramp` levels either side of it."""
+    shading = np.linspace(-ramp, ramp, 100)[None, :] + np.linspace(-0.6, 0.6, 75)[:, None] * ramp
+    colours = np.random.default_rng(7).integers(150, 215, (4, 4, 3))
+    return np.clip(np.kron(colours, np.ones((75, 100, 1))) + np.tile(shading, (4, 4))[..., None],
+                   0, 255).astype(np.uint8)
+
+
+PIECE_BRIGHTER = 1.09  # the piece's own brightness off the light around it (PIECE_GAIN 1.1)
+
+
+def _judged_in_place(bank: cells.Bank, index: int, colour: np.ndarray) -> str:
+    """The verdict (_judged) on cell `index` showing `colour` (S, S, 3, lit), every other cell
+    showing its own."""
+    lit = [_lit_body(bank.cells[k] if k != index else colour) for k in range(16)]
+    verdicts, *_ = count._judged(lit, bank.turned, [True] * 16, [1.0] * 16, set(),
+                                 count._distinct(bank, bank.turned),
+                                 bank.texture >= count.STRUCTURED)
+    return verdicts[index]
+
+
+@pytest.mark.parametrize("gain", [1 / PIECE_BRIGHTER, 1.0, PIECE_BRIGHTER, 1.5])
+@pytest.mark.parametrize("turns", [0, 1, 2, 3])
+def test_a_pieces_shading_tells_whether_it_lies_the_right_way_up_at_any_brightness(turns, gain):
+    bank = cells.bank(_shaded(12))
+    shown = np.rot90(bank.cells[5], turns) * gain
+    scored = cells.scores(_lit_body(shown), bank.turned)
+    assert count._upright_in_its_cell(5, scored) == (turns == 0)
+
+
+def test_a_flat_pieces_turn_cannot_be_told_by_its_shading():
+    bank = cells.bank(np.full((300, 400, 3), (60, 140, 200), np.uint8))
+    noise = np.random.default_rng(8).normal(0, 2, bank.cells[5].shape)
+    scored = cells.scores(_lit_body(bank.cells[5] + noise), bank.turned)
+    assert not count._upright_in_its_cell(5, scored)
+
+
+@pytest.mark.parametrize(("turns", "expected"), [(0, "right"), (1, "wrong"), (2, "wrong"),
+                                                 (3, "wrong")])
+def test_t6_a_piece_brighter_than_the_light_around_it_is_right_only_the_right_way_up(
+        turns, expected):
+    # each piece lies at its own slight tilt to the light: the unseen renderer's pieces were up
+    # to a tenth off the light their neighbours show, beyond the noise of their own cell. Its
+    # faint shading tells its turn; its colours turned are near its cell's, and brightened
+    # without that they would be unsure, left to the seams (which a piece lying on top of its
+    # neighbours closes)
+    bank = cells.bank(_shaded(4))
+    shown = np.rot90(bank.cells[5], turns) * PIECE_BRIGHTER
+    unlit = cells.distance(cells.scores(_lit_body(shown), bank.turned), np.ones(3),
+                           np.zeros(1, int), np.array([5]))
+    assert unlit.min() > count.NOISE  # its brightness alone puts it beyond the noise
+    assert _judged_in_place(bank, 5, shown) == expected
+
