@@ -191,7 +191,9 @@ class Scores:
                                     * np.maximum(picture, floor[:, None]))
 
 
-def scores(piece: Body, cells: Bank) -> Scores:
+def scores(piece: Body, cells: Bank, without_ramp: bool = False) -> Scores:
+    """The sums for comparing the body with every cell. With `without_ramp`, the grey patterns
+    are compared without their best-fitting planes (_without_ramp)."""
     # Every weighted sum over a cell's samples is a matrix product (turns × samples by samples
     # × cells), in float64 so that variances taken as E[x²] - E[x]² lose nothing: about a
     # tenth of the time of the broadcast sums this replaced, with the same results.
@@ -209,17 +211,44 @@ def scores(piece: Body, cells: Bank) -> Scores:
     photo_mean = weighted.sum(1) / total[:, None]
     picture_mean = (weight @ colour).reshape(turns, count, 3) / total[:, None, None]
     grey_photo = photo.mean(-1)  # (K, P)
-    centred_photo = grey_photo - (weight * grey_photo).sum(1, keepdims=True) / total[:, None]
-    mean_picture = weight @ grey / total[:, None]  # (K, N)
+    if without_ramp:
+        centred_photo, var_picture = _without_ramp(grey_photo, weight, total, grey, grey_squared)
+    else:
+        centred_photo = grey_photo - (weight * grey_photo).sum(1, keepdims=True) / total[:, None]
+        mean_picture = weight @ grey / total[:, None]  # (K, N)
+        var_picture = weight @ grey_squared / total[:, None] - mean_picture ** 2
     var_photo = ((weight * centred_photo ** 2).sum(1) / total)[:, None]
-    var_picture = weight @ grey_squared / total[:, None] - mean_picture ** 2
-    # the weighted centred photo sums to zero, so the picture needs no centring here
+    # the weighted centred photo is orthogonal to what was taken from it (its mean, or its
+    # plane), so the picture needs no centring here
     covariance = (weight * centred_photo) @ grey / total[:, None]
     correlation = covariance / np.sqrt(np.maximum(var_photo, 1.0) * np.maximum(var_picture, 1.0))
     texture = np.clip(np.sqrt(np.maximum(var_photo, var_picture)) / TEXTURE, 0, 1)
     pattern = texture * (1 - correlation) / 2
     return Scores(photo_photo, photo_picture, picture_picture, photo_mean, picture_mean, total,
                   pattern)
+
+
+# The samples' coordinates across a cell (-0.5..0.5; row by row, as a body's samples are) and
+# a constant: a ramp of light across a body is a plane in them.
+_PLANE = np.vstack([np.ones(SAMPLES * SAMPLES), *(axis.ravel() for axis in np.meshgrid(
+    *(np.arange(SAMPLES) / (SAMPLES - 1) - 0.5,) * 2))])
+
+
+def _without_ramp(grey_photo: np.ndarray, weight: np.ndarray, total: np.ndarray,
+                  grey: np.ndarray, grey_squared: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The body's grey less its best-fitting plane, each turn's weighted least squares (K, P),
+    and each cell's grey variance left over by its own plane under the same weights (K, N).
+    The light on a table falls off across a piece (a shadow's soft edge, glare, the lamp's
+    reach): a ramp the photo shows on a flat cell is light, not pattern, and would read as
+    one that contradicts the cell. The picture's detail is kept, and a ramp of its colours
+    still counts in the colour distance."""
+    weighted_plane = weight[:, None, :] * _PLANE[None]  # (K, 3, P)
+    normal = weighted_plane @ _PLANE.T + 1e-6 * np.eye(len(_PLANE))  # (K, 3, 3)
+    photo_plane = np.linalg.solve(normal, weighted_plane @ grey_photo[..., None])  # (K, 3, 1)
+    picture_projection = weighted_plane @ grey  # (K, 3, N)
+    explained = (np.linalg.solve(normal, picture_projection) * picture_projection).sum(1)
+    return (grey_photo - (_PLANE.T[None] @ photo_plane)[..., 0],
+            (weight @ grey_squared - explained) / total[:, None])
 
 
 def light(photo_mean: np.ndarray, picture_mean: np.ndarray) -> np.ndarray:

@@ -318,7 +318,8 @@ def check_fit(photo: np.ndarray, picture: Picture | None) -> FitVerdict:
     joined = _joined(work, pair, gap)
     if picture is None:
         return _check_fit_without_picture(work, pair, gap, joined)
-    placed = _place_pair(work, found, pair, cells.bank(picture.image)) if pair else None
+    placed = _place_pair(work, found, pair, cells.bank(picture.image), joined is not False) \
+        if pair else None
     if joined and placed is not None:
         verdict = placed.verdict(_body_outlines(pair, placed, factor))
         if verdict.reason != "unsure":
@@ -608,8 +609,13 @@ SHIFTS = np.arange(-2, 3) * 0.05  # each body is also tried this far off its mea
 # (share of its shorter side, both ways): the outline places a body only roughly
 
 
-def _place_pair(work: np.ndarray, found: Pieces, pair: Pair,
-                bank: cells.Bank) -> _PairPlacement:
+def _place_pair(work: np.ndarray, found: Pieces, pair: Pair, bank: cells.Bank,
+                without_ramp: bool) -> _PairPlacement:
+    """Every way to lay the pair on the picture. With `without_ramp` (outlines joined, or maybe:
+    the placing decides fit or no fit), the bodies' grey patterns are compared without a ramp
+    of light across each (vision.cells.scores): a soft shadow or glare on a flat cell read as
+    a pattern contradicting it, and refused true fits. Outlines clearly apart are no fit
+    whatever the light, and the placing only names the reason, by the picture's ramps too."""
     turns = _turns(pair, bank.size)
     axes = [turn.axes for turn in turns]
     along = np.array(pair.direction)
@@ -618,7 +624,8 @@ def _place_pair(work: np.ndarray, found: Pieces, pair: Pair,
     # every shifted place of a body under every turn scored at once: turn entry 4 j + k is
     # offset j under turn k
     scored = [cells.scores(cells.bodies(work, found.bare, found.factor,
-                                        np.array(centre) + np.array(offsets), axes), bank)
+                                        np.array(centre) + np.array(offsets), axes), bank,
+                           without_ramp)
               for centre in pair.centres]
     middle = 4 * (len(offsets) // 2)  # the unshifted place sets the light correction
     # open index grids: the per-body sums are picked for 4 × 16 places each and broadcast over

@@ -433,6 +433,30 @@ def test_scores_are_the_weighted_sums_and_correlation_they_stand_for(seed):
 
 
 @settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.floats(-80, 80), st.floats(-80, 80))
+def test_without_the_ramp_a_ramp_of_light_across_a_body_is_no_pattern(seed, across, down):
+    # a soft shadow or glare across a piece adds a ramp to its grey: compared without ramps,
+    # the body scores against every cell as it does unlit, while the full comparison reads the
+    # ramp as a pattern that contradicts a flat cell
+    rng = np.random.default_rng(seed)
+    size = cells.SAMPLES
+    bank = cells.Bank(rng.uniform(30, 220, (16, size, size, 3)).astype(np.float32), (50.0, 40.0))
+    bank.cells[5] = 128.0  # a flat cell
+    weight = (rng.random((1, size, size)) < 0.7).astype(np.float32)
+    u, v = np.meshgrid(*(np.arange(size) / (size - 1) - 0.5,) * 2)
+    ramp = (across * u + down * v).astype(np.float32)[..., None]
+    for cell in (3, 5):
+        unlit = cells.Body(bank.cells[cell][None], weight)
+        lit = cells.Body(bank.cells[cell][None] + ramp, weight)
+        assert np.allclose(cells.scores(lit, bank, without_ramp=True).pattern,
+                           cells.scores(unlit, bank, without_ramp=True).pattern, atol=1e-6)
+    flat = cells.Body(bank.cells[5][None] + ramp, weight)
+    assert cells.scores(flat, bank, without_ramp=True).pattern[0, 5] < 0.01
+    if np.hypot(across, down) > 4 * cells.TEXTURE:
+        assert cells.scores(flat, bank).pattern[0, 5] > 0.2
+
+
+@settings(max_examples=25, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.floats(0.3, 2.0), st.tuples(*[st.floats(-60, 60)] * 3),
        st.tuples(*[st.floats(0.8, 1.25)] * 3))
 def test_structure_is_the_colour_correlation_whatever_the_brightness_and_each_channels_offset(

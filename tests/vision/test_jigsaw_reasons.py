@@ -102,3 +102,11 @@ def test_t4_a_piece_with_colours_the_picture_lacks_is_from_another_picture(seed)
     # were not-full-side / wrong-orientation: no features matched, and the dense placement
     # explains any piece somewhat; its colours are in no part of the picture, its partner's are
     assert refusal("other-picture", seed) == (False, "wrong-picture")
+
+
+@pytest.mark.parametrize("seed", [6000, 6063])
+def test_t4_true_neighbours_under_a_soft_shadow_and_glare_fit(seed):
+    # were wrong-orientation: the shadow's soft edge falling across a flat piece (a gradient's
+    # corner, 6000; a plain sky, 6063) read as a grey pattern, against the cell's flat one, and
+    # a turned placing explained it better; light ramps across a piece are no pattern
+    assert refusal("fit", seed) == (True, "fit")
