@@ -1221,6 +1221,10 @@ def no_card_read_wrong(photo, reading) -> None:
     # fitted the turned 10's 1 beside it better than its own second 1, and that 1, left alone
     # and uncrowded (its neighbour was paired), was read as a sure Yellow 1.
     (6058, "legal", Card(Y, 11)),
+    # The turned Yellow 10 beside it: its 1 fitted the 11's first 1, across the cards' edge,
+    # as closely as its own 0, and the two 1s were taken for a sure 11 over the 10's place;
+    # no number pairs digits across a card's edge now.
+    (6058, "legal", Card(Y, 10)),
     # Tuning seed 6014 (cards turned): the turned Red 9 between the Red 8 and 10 was read as a
     # sure 6, and the true Red 6, read too, was left unsure (one pack holds one Red 6, P1).
     # Its row says 9 (P5): it is unsure now, and the 6 is read.
