@@ -1763,7 +1763,10 @@ def _group_digits(blobs: list[Blob], cut: list[Blob], ink: np.ndarray
         x0, y0, w, h = _union(group)
         side = 0
         marks = []
-        for bar in bars:
+        # Only 6 and 9 are marked, lone digits: a bar under two digits is artwork (unseen tuning
+        # seed 4042: a piece of a card's frame line, in a frame 11 degrees off the card's axes,
+        # joined its 12, which then read as an 11 and, its box taller, won over the right frame).
+        for bar in bars if len(group) == 1 else ():
             bx, by, bw, bh, _ = bar
             centred = x0 - 0.2 * h < bx + bw / 2 < x0 + w + 0.2 * h and bw > 1.5 * bh
             near = -0.35 * h < by - (y0 + h) < 0.35 * h or -0.35 * h < y0 - (by + bh) < 0.35 * h
@@ -1794,10 +1797,13 @@ def _edge_between(first: Blob, second: Blob, ink: np.ndarray) -> bool:
     lies on. A number's two digits lie on one card; on touching cards in a row, numerals as
     wide as their cards set the digits of next cards about as close as a number's own (unseen
     tuning seed 6058: a turned 11's first 1 with the turned 10's 1 beside it, read as a sure
-    11), but the cards' edges lie between those. The line is looked for in the columns between
-    the digits, against the paper from one digit's centre to the other's over and under them:
-    it must run through all three strips, as an edge does and no artwork printed over or under
-    a numeral (an emblem, a title, a picture) does. Digits too close for that are not parted."""
+    11), but the cards' edges lie between those. Each strip's columns between the digits are
+    weighed against the paper: over and under them, from one digit's centre to the other's;
+    between them, the paper over and under. The line must run through the same columns of all
+    three (give or take a twentieth of the digits' height, for a frame a little off the cards'
+    axes; the blur beside a digit's stroke is no line), as an edge does and no artwork printed
+    over and under a numeral (an emblem, a title) does (unseen tuning seed 4023: stars over and
+    under a wide 11). Digits too close for that are not parted."""
     x0, x1 = int(math.ceil(first[0] + first[2])), int(second[0])
     if x1 - x0 < 2:
         return False
@@ -1805,7 +1811,7 @@ def _edge_between(first: Blob, second: Blob, ink: np.ndarray) -> bool:
     foot = max(first[1] + first[3], second[1] + second[3])
     height = max(first[3], second[3])
     span = slice(max(0, int(first[0] + first[2] / 2)), int(second[0] + second[2] / 2) + 1)
-    contrasts, papers = [], []
+    profiles, papers = [], []
     for start, stop in ((top - 0.5 * height, top - 0.1 * height),
                         (foot + 0.1 * height, foot + 0.5 * height)):
         rows = slice(max(0, int(start)), min(ink.shape[0], int(stop)))
@@ -1813,10 +1819,15 @@ def _edge_between(first: Blob, second: Blob, ink: np.ndarray) -> bool:
             return False
         columns = np.median(ink[rows, span], axis=0)
         papers.append(np.median(columns))
-        contrasts.append(columns[x0 - span.start:x1 - span.start].max() - papers[-1])
-    between = np.median(ink[int(top):int(math.ceil(foot)), x0:x1], axis=0)
-    contrasts.append(between.max() - min(papers))
-    return min(contrasts) >= EDGE_TRACE and max(contrasts) >= EDGE_LINE
+        profiles.append(columns[x0 - span.start:x1 - span.start] - papers[-1])
+    between = np.median(ink[int(top):int(math.ceil(foot)), x0:x1], axis=0) - min(papers)
+    near = int(0.05 * height) + 1  # beside a stroke, its blur darkens the paper
+    between[:near] = between[-near:] = 0
+    profiles.append(between)
+    reach = np.ones((1, 2 * near - 1), np.uint8)
+    along = np.min([cv2.dilate(profile.astype(np.float32)[None], reach)[0]
+                    for profile in profiles], axis=0)
+    return along.max() >= EDGE_TRACE and max(profile.max() for profile in profiles) >= EDGE_LINE
 
 
 def _between(blob: Blob, first: Blob, second: Blob) -> bool:

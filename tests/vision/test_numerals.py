@@ -136,6 +136,7 @@ def test_artwork_over_and_under_a_number_does_not_part_its_digits():
     ink = np.zeros((200, 200), np.float32)
     ink[30:52, 52:68] = 0.8  # the star over it
     ink[108:130, 52:68] = 0.8  # and the one under it
+    ink[60:100, 56:58] = ink[60:100, 62:64] = 0.1  # the blur beside the digits' strokes
     assert sorted(tuple(sorted(labels)) for _, labels, _, _
                   in _group_digits([one, other_one], [], ink)) == [(1, 2)]
 
@@ -315,6 +316,16 @@ def test_bars_over_and_under_a_digit_are_artwork_not_its_mark():
     assert labels == (4,) and bar == 0 and box == (20, 30, 41, 47)
     ((_, labels, bar, _),) = _group_digits([two, under], [], BLANK)
     assert labels == (4, 6) and bar == 1
+
+
+def test_a_bar_under_two_digits_is_artwork_not_a_mark():
+    # Unseen tuning seed 4042 (texgyretermes-bold, a slanted photo): in a frame 11 degrees off
+    # the card's axes, a piece of the card's printed frame lay under its 12 as a 6/9 mark would;
+    # joined, the 12 read as an 11. Only 6 and 9 are marked, and they are lone digits.
+    one, two = blob(100, 100, 20, 40, 1), blob(126, 100, 24, 40, 2)
+    line = blob(105, 146, 40, 5, 3)
+    ((box, labels, bar, _),) = _group_digits([one, two, line], [], BLANK)
+    assert labels == (1, 2) and bar == 0 and box == (100, 100, 50, 40)
 
 
 def squeezed(digit: str, width: int) -> np.ndarray:
