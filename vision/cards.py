@@ -1808,10 +1808,13 @@ def _group_digits(blobs: list[Blob], cut: list[Blob], ink: np.ndarray
                    and (misfit := _pair_misfit(first, digits[j])) < 1
                    and not any(_between(digits[k], first, digits[j])
                                for k in nearby[i] if k < len(digits)))
-    partner = _partners(pairs, digits, ink)
     # A lone digit that fits as the partner of a digit paired otherwise may be half of a number
-    # all the same: its neighbour crowds it.
+    # all the same: its neighbour crowds it (also one across a card's edge: its own partner may
+    # be lost, and read alone it would pass for a sure number).
     fits = {(i, j) for _, i, j in pairs} | {(j, i) for _, i, j in pairs}
+    partner = _partners([pair for pair in pairs
+                         if not _edge_between(digits[pair[1]], digits[pair[2]], ink)],
+                        digits, ink)
     result = []
     for i, digit in enumerate(digits):
         if partner.get(i, len(digits)) < i:
@@ -1824,7 +1827,10 @@ def _group_digits(blobs: list[Blob], cut: list[Blob], ink: np.ndarray
         x0, y0, w, h = _union(group)
         side = 0
         marks = []
-        for bar in bars:
+        # Only 6 and 9 are marked, lone digits: a bar under two digits is artwork (unseen tuning
+        # seed 4042: a piece of a card's frame line, in a frame 11 degrees off the card's axes,
+        # joined its 12, which then read as an 11 and, its box taller, won over the right frame).
+        for bar in bars if len(group) == 1 else ():
             bx, by, bw, bh, _ = bar
             centred = x0 - 0.2 * h < bx + bw / 2 < x0 + w + 0.2 * h and bw > 1.5 * bh
             near = -0.35 * h < by - (y0 + h) < 0.35 * h or -0.35 * h < y0 - (by + bh) < 0.35 * h
@@ -1841,6 +1847,51 @@ def _group_digits(blobs: list[Blob], cut: list[Blob], ink: np.ndarray
             group += _top_stroke(digit, bars)
         result.append((_union(group), tuple(b[4] for b in group), side, crowders))
     return result
+
+
+# A card's edge (its cut side, the shadow between touching cards) is darker than the paper
+# beside it by EDGE_LINE at least somewhere along it, and by EDGE_TRACE all along (the blur of
+# a slanted or low photo thins it); the paper between two digits of one number varies less.
+EDGE_LINE, EDGE_TRACE = 0.15, 0.06
+
+
+def _edge_between(first: Blob, second: Blob, ink: np.ndarray) -> bool:
+    """Whether the paper between two digits (first on the left) holds a line running across
+    their line, over them, between them and under them: the edge of the card that one of them
+    lies on. A number's two digits lie on one card; on touching cards in a row, numerals as
+    wide as their cards set the digits of next cards about as close as a number's own (unseen
+    tuning seed 6058: a turned 11's first 1 with the turned 10's 1 beside it, read as a sure
+    11), but the cards' edges lie between those. Each strip's columns between the digits are
+    weighed against the paper: over and under them, from one digit's centre to the other's;
+    between them, the paper over and under. The line must run through the same columns of all
+    three (give or take a twentieth of the digits' height, for a frame a little off the cards'
+    axes; the blur beside a digit's stroke is no line), as an edge does and no artwork printed
+    over and under a numeral (an emblem, a title) does (unseen tuning seed 4023: stars over and
+    under a wide 11). Digits too close for that are not parted."""
+    x0, x1 = int(math.ceil(first[0] + first[2])), int(second[0])
+    if x1 - x0 < 2:
+        return False
+    top = min(first[1], second[1])
+    foot = max(first[1] + first[3], second[1] + second[3])
+    height = max(first[3], second[3])
+    span = slice(max(0, int(first[0] + first[2] / 2)), int(second[0] + second[2] / 2) + 1)
+    profiles, papers = [], []
+    for start, stop in ((top - 0.5 * height, top - 0.1 * height),
+                        (foot + 0.1 * height, foot + 0.5 * height)):
+        rows = slice(max(0, int(start)), min(ink.shape[0], int(stop)))
+        if rows.stop - rows.start < 2:  # the frame cuts the strip: no edge seen
+            return False
+        columns = np.median(ink[rows, span], axis=0)
+        papers.append(np.median(columns))
+        profiles.append(columns[x0 - span.start:x1 - span.start] - papers[-1])
+    between = np.median(ink[int(top):int(math.ceil(foot)), x0:x1], axis=0) - min(papers)
+    near = int(0.05 * height) + 1  # beside a stroke, its blur darkens the paper
+    between[:near] = between[-near:] = 0
+    profiles.append(between)
+    reach = np.ones((1, 2 * near - 1), np.uint8)
+    along = np.min([cv2.dilate(profile.astype(np.float32)[None], reach)[0]
+                    for profile in profiles], axis=0)
+    return along.max() >= EDGE_TRACE and max(profile.max() for profile in profiles) >= EDGE_LINE
 
 
 def _between(blob: Blob, first: Blob, second: Blob) -> bool:

@@ -658,6 +658,10 @@ def test_a_card_with_a_typical_numeral_keeps_the_typical_size():
     # cards): the Red 10's and Red 6's paper, speckled by their print, joined the cloth's pale
     # squares, and cut along the print's edges fell to pieces: neither had a card's outline.
     (5023, "hand"),
+    # Tuning seed 4023 (a hand, emblems): stars printed over and under the Green 11, whose 1s
+    # stand well apart, lie where the edge of touching cards would run between its digits; its
+    # digits are one number all the same (_edge_between).
+    (4023, "hand"),
 ])
 def test_every_card_of_a_hard_photo_is_read(seed, kind):
     photo = render_plaza_unseen.render_photo(seed, kind=kind)
@@ -1265,6 +1269,14 @@ def no_card_read_wrong(photo, reading) -> None:
     # fitted the turned 10's 1 beside it better than its own second 1, and that 1, left alone
     # and uncrowded (its neighbour was paired), was read as a sure Yellow 1.
     (6058, "legal", Card(Y, 11)),
+    # The turned Yellow 10 beside it: its 1 fitted the 11's first 1, across the cards' edge,
+    # as closely as its own 0, and the two 1s were taken for a sure 11 over the 10's place;
+    # no number pairs digits across a card's edge now.
+    (6058, "legal", Card(Y, 10)),
+    # Tuning seed 4042 (a slanted photo, a lone framed Red 12): in the frame along its outline's
+    # rectangle, 11 degrees off its axes, a piece of its frame line was joined to the 12 as a
+    # 6/9 mark; it read as an 11 and its taller box won over the right frame: it was missed.
+    (4042, "legal", Card(R, 12)),
     # Tuning seed 6014 (cards turned): the turned Red 9 between the Red 8 and 10 was read as a
     # sure 6, and the true Red 6, read too, was left unsure (one pack holds one Red 6, P1).
     # Its row says 9 (P5): it is unsure now, and the 6 is read.

@@ -113,6 +113,34 @@ def test_numerals_as_wide_as_touching_cards_pair_every_digit_not_the_closest_fit
     assert grouped([first_one, second_one, zero, one]) == [((1, 2), False), ((3, 4), False)]
 
 
+def test_no_number_pairs_digits_across_the_edge_of_touching_cards():
+    # Unseen tuning seed 6058 (NimbusSans-Bold, cards touching, turned): the turned 10's 0 and
+    # 1, then the turned 11's first 1, all a number's gap apart, the 1s a little closer: paired
+    # closest first, the two 1s were one number (a sure 11 over the 10's place) and the 10 was
+    # missed. The edge of the cards runs between the 1s, over, between and under them.
+    zero, one, next_one = blob(34, 60, 24, 41, 1), blob(66, 68, 16, 37, 2), blob(90, 68, 16, 42, 3)
+    assert _pair_misfit(one, next_one) < _pair_misfit(zero, one)
+    ink = np.zeros((200, 200), np.float32)
+    assert grouped([zero, one, next_one]) == [((1,), True), ((2, 3), False)]
+    ink[:, 85:88] = 0.45  # the edge, a little darker than the paper
+    groups = _group_digits([zero, one, next_one], [], ink)
+    # The lone 1 stays crowded: read alone it would pass for a sure 1.
+    assert sorted((tuple(sorted(labels)), bool(crowders)) for _, labels, _, crowders
+                  in groups) == [((1, 2), False), ((3,), True)]
+
+
+def test_artwork_over_and_under_a_number_does_not_part_its_digits():
+    # Unseen tuning seed 6001 (emblems): a star printed over and one under the middle of each
+    # card's numeral lie where an edge between its digits would; between the digits is paper.
+    one, other_one = blob(40, 60, 16, 40, 1), blob(64, 60, 16, 40, 2)
+    ink = np.zeros((200, 200), np.float32)
+    ink[30:52, 52:68] = 0.8  # the star over it
+    ink[108:130, 52:68] = 0.8  # and the one under it
+    ink[60:100, 56:58] = ink[60:100, 62:64] = 0.1  # the blur beside the digits' strokes
+    assert sorted(tuple(sorted(labels)) for _, labels, _, _
+                  in _group_digits([one, other_one], [], ink)) == [(1, 2)]
+
+
 @pytest.mark.parametrize("slant", [0, 3, 6])
 def test_a_frame_at_a_slant_is_lined_round_and_a_zero_is_not(slant):
     # Unseen seed 5041: a double frame's inner line, a few degrees off the reading frame's axes,
@@ -288,6 +316,16 @@ def test_bars_over_and_under_a_digit_are_artwork_not_its_mark():
     assert labels == (4,) and bar == 0 and box == (20, 30, 41, 47)
     ((_, labels, bar, _),) = _group_digits([two, under], [], BLANK)
     assert labels == (4, 6) and bar == 1
+
+
+def test_a_bar_under_two_digits_is_artwork_not_a_mark():
+    # Unseen tuning seed 4042 (texgyretermes-bold, a slanted photo): in a frame 11 degrees off
+    # the card's axes, a piece of the card's printed frame lay under its 12 as a 6/9 mark would;
+    # joined, the 12 read as an 11. Only 6 and 9 are marked, and they are lone digits.
+    one, two = blob(100, 100, 20, 40, 1), blob(126, 100, 24, 40, 2)
+    line = blob(105, 146, 40, 5, 3)
+    ((box, labels, bar, _),) = _group_digits([one, two, line], [], BLANK)
+    assert labels == (1, 2) and bar == 0 and box == (100, 100, 50, 40)
 
 
 def squeezed(digit: str, width: int) -> np.ndarray:
