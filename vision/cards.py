@@ -968,8 +968,6 @@ def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, sca
     region whose frame is its rectangle, that rings no ink and is narrower than `thinnest`, is
     table and is not read."""
     best: list[_Reading] = []
-    # A frame where the first look reads beats one where only a second look does.
-    best_score = (False, -math.inf)
     if not (region.card_shaped or region.rings_ink) and min(region.rect[1]) < thinnest \
             and _margin(region, on_plaza, card_width) == FRAME_MARGIN:
         return []
@@ -978,20 +976,29 @@ def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, sca
         edges = _edge_angle(normalised, region)
         if abs((edges - angles[0] + 45) % 90 - 45) > 4:
             angles.append(edges)
-    for angle in angles:
-        for turn in (0.0, 90.0):
-            # The frame's rows run along (cos, sin) of its angle in the photo.
-            if axis is not None and \
-                    abs((math.radians(angle + turn) - axis + math.pi / 2) % math.pi
-                        - math.pi / 2) > math.pi / 4:
-                continue
-            cards, plain_score = _read_upright(normalised, paper, region, angle + turn, scale,
-                                               on_plaza, card_width)
-            score = (any(not card.second_look for card in cards), plain_score)
-            # A frame where nothing reads is no rival: a picture's unread shapes can make the
-            # score of the right one negative.
-            if cards and score > best_score:
-                best, best_score = cards, score
+    # A lone card where nothing reads for sure is looked at again without the lines printed
+    # along its sides (_read_upright's `ruled`); that look must read a card for sure.
+    for ruled in (False, True) if region.card_shaped else (False,):
+        if ruled and any(isinstance(reading.item, SeenCard) for reading in best):
+            break
+        # A frame where the first look reads beats one where only a second look does.
+        ruled_best, ruled_score = [], (False, -math.inf)
+        for angle in angles:
+            for turn in (0.0, 90.0):
+                # The frame's rows run along (cos, sin) of its angle in the photo.
+                if axis is not None and \
+                        abs((math.radians(angle + turn) - axis + math.pi / 2) % math.pi
+                            - math.pi / 2) > math.pi / 4:
+                    continue
+                cards, plain_score = _read_upright(normalised, paper, region, angle + turn,
+                                                   scale, on_plaza, card_width, ruled)
+                score = (any(not card.second_look for card in cards), plain_score)
+                # A frame where nothing reads is no rival: a picture's unread shapes can make
+                # the score of the right one negative.
+                if cards and score > ruled_score:
+                    ruled_best, ruled_score = cards, score
+        if not ruled or any(isinstance(reading.item, SeenCard) for reading in ruled_best):
+            best = ruled_best
     if region.card_shaped or unsure_too or any(isinstance(reading.item, SeenCard)
                                                or _six_or_nine(reading) for reading in best):
         return best
@@ -1053,9 +1060,17 @@ def _frame(region: _Region, angle: float, margin: int
 
 
 def _read_upright(normalised: np.ndarray, paper: np.ndarray, region: _Region, angle: float,
-                  scale: float, on_plaza: bool, card_width: float | None
+                  scale: float, on_plaza: bool, card_width: float | None, ruled: bool = False
                   ) -> tuple[list[_Reading], float]:
-    margin = _margin(region, on_plaza, card_width)
+    """The cards read in a region's frame turned by `angle`, and the frame's score. `ruled`
+    (a lone card's outline): the frame reaches EDGE_BAND / 2 of the card further, and the lines
+    printed along the card's sides are taken out of its ink (_ruled_lines). At 2-3 megapixels
+    a card's outline can be the paper inside a frame printed round it, the thin band outside
+    the frame's line lost, so a digit touching the printed frame was cut by the reading frame's
+    edge, and the frame's broken inner line stayed one blob with it (unseen tuning seed 4025:
+    10, 11 and 12s missed)."""
+    margin = _margin(region, on_plaza, card_width) + \
+        (int(EDGE_BAND / 2 * min(region.rect[1])) if ruled else 0)
     turn, size, (w, h) = _frame(region, angle, margin)
     upright = cv2.warpAffine(normalised, turn, size, flags=cv2.INTER_LINEAR,
                              borderValue=(1.0, 1.0, 1.0))
@@ -1065,6 +1080,13 @@ def _read_upright(normalised: np.ndarray, paper: np.ndarray, region: _Region, an
     ink = np.clip(1.0 - _channel_min(upright), 0, 1)
     ink_mask = (ink > INK).astype(np.uint8)
     paper_share = _PaperShare(paper_up, ink_mask)
+    # Only in a lone card's outline: a piece's rectangle tells nothing of where its card's
+    # sides lie, and a numeral's stroke can be bridged to a frame's line along its whole length.
+    if ruled:
+        lines = _ruled_lines((ink > FAINT_INK).astype(np.uint8), min(w, h),
+                             (margin + EDGE_BAND * w, margin + EDGE_BAND * h))
+        ink = np.where(lines > 0, 0.0, ink)
+        ink_mask = ink_mask & (lines == 0)
     numerals, labels, unread = _find_numerals(ink, ink_mask, paper_share)
     if not numerals:
         return [], 0.0
@@ -1086,7 +1108,7 @@ def _read_upright(normalised: np.ndarray, paper: np.ndarray, region: _Region, an
     # A card is mostly bare paper: a dark blob on a pale patch of table is not a card. A numeral
     # in the margin beyond the region is its own only when it cut the region's paper (within a
     # quarter card): further out it is the next card's, perhaps cut short by the frame.
-    reach = margin - (0 if margin == 4 else card_size[0] / 4)
+    reach = margin - (card_size[0] / 4 if margin > FRAME_MARGIN and not region.card_shaped else 0)
 
     def on_card(card_paper: _PaperShare, paper_share: _PaperShare, numeral: _Numeral) -> bool:
         box = _card_box(numeral, card_size)
@@ -1112,6 +1134,36 @@ def _read_upright(normalised: np.ndarray, paper: np.ndarray, region: _Region, an
     score = sum(_shape_odds(numeral) ** 2 * numeral.box[2] * numeral.box[3]
                 for numeral in plain) - unread
     return found, score
+
+
+EDGE_BAND = 0.15  # share of a card's width (height) from its sides where a printed frame lies
+
+
+def _ruled_lines(faint: np.ndarray, card_width: float, bands: tuple[float, float]
+                 ) -> np.ndarray:
+    """The ink (of the `faint` mask: ink above FAINT_INK) of straight lines along a card's
+    edges in its upright frame, longer than any stroke of a numeral, within `bands` (pixels
+    across, down) of the frame's sides: a frame printed round the card (its inner line, thin,
+    breaks at 2-3 megapixels, and a digit touching it stays one blob with a piece of it: unseen
+    tuning seed 4025; a pale frame's line, below INK in places, is whole above FAINT_INK: 7040),
+    the card's own edge. A digit is at most 0.6 of its card's width or height, and a numeral
+    lies in the card's middle: the base line of a 12's digits is no frame's line. A line a pixel
+    off the frame's axis over its length, and gaps of a pixel, are bridged."""
+    lines = np.zeros_like(faint)
+    across, down = (int(band) for band in bands)
+    for length, along, aside in ((0.7 * card_width, (1, 3), (3, 1)),
+                                 (0.7 * CARD_ASPECT * card_width, (3, 1), (1, 3))):
+        bridged = cv2.dilate(cv2.morphologyEx(faint, cv2.MORPH_CLOSE,
+                                              np.ones(along, np.uint8)),
+                             np.ones(aside, np.uint8))
+        kernel = (1, int(length)) if along == (1, 3) else (int(length), 1)
+        found = cv2.morphologyEx(bridged, cv2.MORPH_OPEN, np.ones(kernel, np.uint8))
+        if along == (1, 3):  # rows: near the top and the bottom only
+            found[down:found.shape[0] - down] = 0
+        else:
+            found[:, across:found.shape[1] - across] = 0
+        lines |= found
+    return lines & faint
 
 
 def _dots(numeral: _Numeral, labels: np.ndarray) -> bool:

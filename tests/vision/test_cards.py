@@ -701,6 +701,12 @@ def test_a_lone_card_lit_dimly_in_a_corner_is_read():
     # left the 2 joined to a piece of its side, too tall to pair with the 1, and the card was
     # missed.
     (6027, "hand", Card(Colour.BLACK, 12)),
+    # Fresh tuning seed 4025 (FreeSerifBold, double frame, 3 MP, blurred): the lone cards'
+    # outlines were the paper inside their printed frames, the thin band outside the frames'
+    # lines lost; the frames' inner lines, broken, were one blob with the 1s touching them, and
+    # the Green 11's first 1 was cut by the reading frame's edge: both cards were missed.
+    (4025, "illegal", Card(Colour.GREEN, 11)),
+    (4025, "illegal", Card(Colour.BLACK, 12)),
 ])
 def test_a_numeral_touching_its_double_frame_is_read(seed, kind, card):
     photo = render_plaza_unseen.render_photo(seed, kind=kind)
