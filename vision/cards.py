@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
@@ -1961,6 +1961,21 @@ def _between(blob: Blob, first: Blob, second: Blob) -> bool:
 LONGEST_CHAIN = 12
 
 
+def _chain_heads(links: Iterable[tuple[int, int]]) -> Callable[[int], int]:
+    """Each item's chain, for items linked directly or through others (union-find): the function
+    returns the chain's head, one item the same for every item of the chain."""
+    parent: dict[int, int] = {}
+
+    def head(item: int) -> int:
+        while parent.setdefault(item, item) != item:
+            item = parent[item]
+        return item
+
+    for first, second in links:
+        parent[head(first)] = head(second)
+    return head
+
+
 def _partners(pairs: list[tuple[float, int, int]], digits: list[Blob], ink: np.ndarray
               ) -> dict[int, int]:
     """Each paired digit's partner, from the pairs that fit (misfit, left, right, closest
@@ -1972,15 +1987,7 @@ def _partners(pairs: list[tuple[float, int, int]], digits: list[Blob], ink: np.n
     taken (_best_pairing: a pair that reads as a sure 10, 11 or 12 is a number's two digits).
     A chain too long to read (LONGEST_CHAIN) is paired greedily, closest fit first, and so is
     what the best way leaves."""
-    chain_of: dict[int, int] = {}
-
-    def root(blob: int) -> int:
-        while chain_of.setdefault(blob, blob) != blob:
-            blob = chain_of[blob]
-        return blob
-
-    for _, i, j in pairs:
-        chain_of[root(i)] = root(j)
+    root = _chain_heads((i, j) for _, i, j in pairs)
     chains: dict[int, list[tuple[float, int, int]]] = {}
     for pair in pairs:
         chains.setdefault(root(pair[1]), []).append(pair)

@@ -27,6 +27,7 @@ from companion.games.plaza_cards import COLOURS, Card, Colour
 from vision.cards import (
     GLYPH,
     SeenCard,
+    _chain_heads,
     _divide_by_paper,
     _judging_by,
     _lab,
@@ -197,19 +198,14 @@ def _grid(places: list[_Reading]) -> tuple[np.ndarray, tuple[Colour, ...]]:
     across = np.array([-along[1], along[0]])
     centres = np.array([r.frame.mean(axis=0) for r in places])
     widths = np.array([np.linalg.norm(r.frame[1] - r.frame[0]) for r in places])
-    chain = list(range(len(places)))  # union-find: each place's chain
-
-    def head(i: int) -> int:
-        while chain[i] != i:
-            i = chain[i]
-        return i
-
+    next_beside = []  # each place and the place next along its row
     for i, (centre, width) in enumerate(zip(centres, widths, strict=True)):
         steps = (centres - centre) @ along / width
         aside = np.abs((centres - centre) @ across) / width
         beside = np.flatnonzero((steps > 0.7) & (steps < 2.6) & (aside < 0.35))  # a hole too
         if beside.size:
-            chain[head(int(beside[np.argmin(steps[beside])]))] = head(i)
+            next_beside.append((int(beside[np.argmin(steps[beside])]), i))
+    head = _chain_heads(next_beside)
     heads = np.array([head(i) for i in range(len(places))])
     # A chain's place across the rows; chains that lie on the line a row's cards follow are
     # pieces of that row (a row's cards far apart where some were not found), rows lie a card's

@@ -32,6 +32,7 @@ from vision.cards import (
     _alike_in_size,
     _at_a_plaza_place,
     _card_size_from_paper,
+    _chain_heads,
     _confirmed,
     _dots,
     _doubt_aslant,
@@ -81,6 +82,13 @@ def plaza_photo(seed: int, cards: tuple[Card, ...]):
 
 def read_as(photo) -> set[Card]:
     return {seen.card for seen in read_plaza(photo.image).cards}
+
+
+def test_items_linked_directly_or_through_others_share_one_chain_head():
+    head = _chain_heads([(0, 1), (2, 3), (1, 3), (5, 6)])
+    assert head(0) == head(1) == head(2) == head(3)
+    assert head(5) == head(6) != head(0)
+    assert head(4) == 4  # an item no link names is a chain of its own
 
 
 def test_the_primer_plaza_is_read_and_judged_legal():
