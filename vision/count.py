@@ -4,9 +4,11 @@ How it works, and why:
 - The rectangle is placed first: SIFT matches grouped by picture cell give one similarity per
   piece (vision.matching); the best-confirmed piece and every piece placed like it give a
   homography for the whole rectangle, grown from their own matches outwards (a similarity
-  extrapolated across a tilted rectangle drifts by a fraction of a cell at the far side).
+  extrapolated across a tilted rectangle drifts by a fraction of a cell at the far side, so
+  pieces are placed alike by the mean of their transforms, _placed_alike).
   A group that is one piece (its matches also make hypotheses for the cells around it) is no
-  evidence for its own grid: turned or moved, it lays the grid so that it reads right.
+  evidence for its own grid: turned or moved, it lays the grid so that it reads right; alone,
+  it is read only on a straight border that agrees with it, which it turns the right way up.
 - Placements are read best supported first, and the straight border last, until one reading
   has most cells clearly their own: no other placement can beat it.
 - The table's colours are taken outside that rectangle (its outline widened by a tab's depth),
