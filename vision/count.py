@@ -4,9 +4,11 @@ How it works, and why:
 - The rectangle is placed first: SIFT matches grouped by picture cell give one similarity per
   piece (vision.matching); the best-confirmed piece and every piece placed like it give a
   homography for the whole rectangle, grown from their own matches outwards (a similarity
-  extrapolated across a tilted rectangle drifts by a fraction of a cell at the far side).
+  extrapolated across a tilted rectangle drifts by a fraction of a cell at the far side, so
+  pieces are placed alike by the mean of their transforms, _placed_alike).
   A group that is one piece (its matches also make hypotheses for the cells around it) is no
-  evidence for its own grid: turned or moved, it lays the grid so that it reads right.
+  evidence for its own grid: turned or moved, it lays the grid so that it reads right; alone,
+  it is read only on a straight border that agrees with it, which it turns the right way up.
 - Placements are read best supported first, and the straight border last, until one reading
   has most cells clearly their own: no other placement can beat it.
 - The table's colours are taken outside that rectangle (its outline widened by a tab's depth),
@@ -72,10 +74,10 @@ from vision.matching import (
     MIN_INLIERS,
     Hypothesis,
     Scene,
+    cell_size,
     hypotheses,
     photo_scene,
     projective,
-    same_placement,
 )
 from vision.pictures import Picture, check_image
 from vision.pieces import (
@@ -263,16 +265,20 @@ def _read_placement(scene: Scene, picture: Picture, bank: cells.Bank,
     joins the outline: both are read); the table sampled around it. A group whose matches
     place fewer than LEAST_AGREEING pieces by their own cores is one piece (its features also
     make hypotheses for the cells around it): turned or moved, it would lay the grid so that
-    it reads right, so it is no evidence for its own grid."""
+    it reads right, so it is no evidence for its own grid. A piece alone (no other placed
+    like it) is read only on the straight border when that agrees with it: the border is
+    evidence of its own, and a moved piece's grid is a cell off it, a turned one's turned
+    about the piece; the piece then tells which way up the border lies."""
     grid = _grid_transform(scene, picture, agreeing, agreeing[0])
     frame = np.float64([[0, 0], [picture.size[0], 0], list(picture.size), [0, picture.size[1]]])
     by_features = cv2.perspectiveTransform(frame[None], grid)[0]
     found = find_pieces_outside(lying.photo, by_features)
     placed = _placed_cells(scene, picture, agreeing)
     snapped = _straight_border(found, by_features)
+    grids = [by_features] * (len(agreeing) >= LEAST_AGREEING) \
+        + [snapped] * (snapped is not by_features)
     readings = [_read_cells(scene.work, found, corners, bank, placed, lying, distinct)
-                for corners in ([by_features] if snapped is by_features
-                                else [by_features, snapped])]
+                for corners in grids]
     if len(placed) >= LEAST_AGREEING:
         return readings
     return [replace(reading, clear=reading.clear - sum(reading.states[index] == "right"
@@ -350,19 +356,42 @@ def _same_outline(first: np.ndarray, second: np.ndarray) -> bool:
     return bool(np.linalg.norm(first - second, axis=1).max() < SAME_OUTLINE * cell)
 
 
+ALIKE_OFF = 0.5  # (cells) how far off two pieces' transforms may put one piece from the other
+ALIKE_TURN = np.radians(10)  # how far apart their turns may be (a turned piece is 90° off)
+
+
+def _placed_alike(a: Hypothesis, b: Hypothesis, picture: Picture) -> bool:
+    """Do two pieces' transforms place the picture alike: the same way round, and the way from
+    one piece to the other in the photo the way between their cells in the picture, turned and
+    scaled as the two pieces are on average? A tilted camera turns and scales the picture
+    differently across the rectangle: one piece's similarity, carried to a piece four cells
+    away, missed it by nearly a cell at a 30° tilt (the mean of both ends by under half a
+    cell; and features on a few pieces turn them several degrees more), while a moved piece
+    is a cell off or more, a turned one 90° (matching.same_placement, for two pieces side by
+    side, allows neither)."""
+    size = cell_size(picture)
+    centres = [(np.array(h.cell[::-1], np.float64) + 0.5) * size for h in (a, b)]
+    seen = [cv2.perspectiveTransform(centre[None, None], h.transform)[0, 0]
+            for centre, h in zip(centres, (a, b), strict=True)]
+    mean = (a.transform[:2, :2] + b.transform[:2, :2]) / 2
+    off = np.linalg.norm(seen[1] - seen[0] - mean @ (centres[1] - centres[0]))
+    turn = abs((a.angle - b.angle + np.pi) % (2 * np.pi) - np.pi)
+    return bool(off < ALIKE_OFF * (a.scale + b.scale) / 2 * size.min() and turn < ALIKE_TURN)
+
+
 def _placements(left: list[Hypothesis], picture: Picture) -> list[list[Hypothesis]]:
     """Groups of pieces the features place alike, best supported first (each group's anchor
     first). Right pieces agree on one placement; a turned or moved piece has one of its own,
-    though a few of them may happen to agree: the groups are read and the best reading wins."""
+    though a few of them may happen to agree: the groups are read and the best reading wins.
+    A piece placed like no other is a group of its own (_read_placement reads it only on a
+    border that agrees with it)."""
     groups = []
     while left and len(groups) < PLACEMENTS:
-        support = [sum(other.inliers for other in left if same_placement(h, other, picture))
+        support = [sum(other.inliers for other in left if _placed_alike(h, other, picture))
                    for h in left]
         anchor = left[int(np.argmax(support))]
         group = [anchor] + [h for h in left if h is not anchor
-                            and same_placement(anchor, h, picture)]
-        if len(group) < LEAST_AGREEING:
-            break
+                            and _placed_alike(anchor, h, picture)]
         groups.append(group)
         left = [h for h in left if h not in group]
     return groups
