@@ -262,12 +262,8 @@ def _at_noise(excess: np.ndarray) -> np.ndarray:
     """Regions (uint8 0/1) whose grain beyond the noise (_beyond_noise) is below SMOOTHER of the
     table's smoothest (its border ring's 5th percentile) and, over the region, below AT_NOISE
     of the noise's own: print in shade. Glare on a cloth fades its weave too, but not to the
-    noise. None when the table's smoothest shows no more than that beyond the noise (a
-    blurred photo, a plain cloth): then grain beyond the noise tells print from nothing."""
-    table = float(np.percentile(border_ring(excess), 5))
-    if table < AT_NOISE:
-        return np.zeros(excess.shape, np.uint8)
-    faint = (excess < SMOOTHER * table).astype(np.uint8)
+    noise."""
+    faint = (excess < SMOOTHER * np.percentile(border_ring(excess), 5)).astype(np.uint8)
     faint = cv2.morphologyEx(faint, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     count, labels = cv2.connectedComponents(faint, connectivity=8)
     level = np.bincount(labels.ravel(), excess.ravel(), minlength=count) \
