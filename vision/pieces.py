@@ -184,60 +184,32 @@ RIDGE = 1.2  # a piece's cut outline shows as grain over this many times the tab
 # round it; glare and shade fade into the table's grain
 CREST_REACH = 8  # (mask pixels) the most a region climbs towards its outline's crest: a strong
 # edge's grain, over GRAIN_BLUR, keeps smooth print about three blurs from it
-NOISE_KERNEL = np.float32([[1, -2, 1], [-2, 4, -2], [1, -2, 1]]) / 6  # a second difference both
-# ways: blind to shading and broad print, it reads white noise at its own RMS (Immerkær)
-NOISE_RATIO_BLUR = 3.0  # (mask pixels) the grain's share of noise is read over this
-FLATTEST = 2  # (percentile) the photo's flattest part, a piece's plain print, holds only noise
-EXCESS_BLUR = 2.0  # (mask pixels) the grain beyond noise is averaged over this: noise's
-# own grain cancels out only over a few pixels
-AT_NOISE = 0.7  # (share of the noise's grain) print's grain beyond the noise averages 0.3-0.55
-# of it, a cloth's under glare 1 and more
 WEAVE = (25, 95)  # (percentiles of the border ring's grain) a cloth's own weave reads between
 # these: a part smoother than most of the table (a flat piece on a polka cloth, whose smooth
 # ground is rare and rough dot edges common) is no weave
 
 
-def _fine_texture(work: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _fine_texture(work: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The photo's fine grain at mask size: the local RMS of its grey detail between NOISE_SCALE
-    and GRAIN_SCALE, over GRAIN_BLUR and over SHARP_GRAIN_BLUR, and that grain beyond the
-    camera's noise (_beyond_noise). A cloth's colours may be any piece's, but its weave is
-    rougher than print."""
+    and GRAIN_SCALE, over GRAIN_BLUR and over SHARP_GRAIN_BLUR. A cloth's colours may be any
+    piece's, but its weave is rougher than print."""
     grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY).astype(np.float32)
     detail = cv2.GaussianBlur(grey, (0, 0), NOISE_SCALE) \
         - cv2.GaussianBlur(grey, (0, 0), GRAIN_SCALE)
     power, _ = at_mask_size(detail * detail)
-    texture, sharp = (np.sqrt(cv2.GaussianBlur(power, (0, 0), blur))
-                      for blur in (GRAIN_BLUR, SHARP_GRAIN_BLUR))
-    return texture, sharp, _beyond_noise(grey, power)
+    return tuple(np.sqrt(cv2.GaussianBlur(power, (0, 0), blur))
+                 for blur in (GRAIN_BLUR, SHARP_GRAIN_BLUR))
 
 
-def _beyond_noise(grey: np.ndarray, power: np.ndarray) -> np.ndarray:
-    """The grain beyond what the camera's noise puts in its band, as a share of the noise's own
-    grain there, at mask size (`power`: the grain's power at mask size). Noise is the same on
-    print and cloth, but a shadow dims the weave and not the noise: in shade a cloth's grain
-    falls towards the noise and a piece's print, which has only the noise, no longer reads much
-    smoother; beyond the noise, print has none and the weave its own. The noise is read at each
-    place (NOISE_KERNEL) and its share in the grain's band is that of the photo's flattest part."""
-    residual = cv2.filter2D(grey, -1, NOISE_KERNEL)
-    noise, _ = at_mask_size(residual * residual)
-    wide = cv2.GaussianBlur(power, (0, 0), NOISE_RATIO_BLUR) \
-        / np.maximum(cv2.GaussianBlur(noise, (0, 0), NOISE_RATIO_BLUR), 1e-6)
-    noise = float(np.percentile(wide, FLATTEST)) * cv2.GaussianBlur(noise, (0, 0), EXCESS_BLUR)
-    excess = np.maximum(cv2.GaussianBlur(power, (0, 0), EXCESS_BLUR) - noise, 0)
-    return np.sqrt(excess / np.maximum(noise, 1e-6))
-
-
-def smooth_regions(texture: np.ndarray, sharp: np.ndarray, excess: np.ndarray) -> np.ndarray:
+def smooth_regions(texture: np.ndarray, sharp: np.ndarray) -> np.ndarray:
     """What the photo's grain marks as piece whatever its colour, at mask size (uint8 0/1):
     regions much smoother than the table's border (see SMOOTHER), grown over the grain their
     outline shows, and kept only when that outline is a ridge of grain most of the way round
     (RIDGE), then grown over what a sharper look shows as print and up the ridge to just short
     of its crest, the cut (_climb); specks dropped. Once per photo: every segmentation of it
-    reuses them. `texture`, `sharp` and `excess` are the photo's grain (_fine_texture): a
-    region is smooth by its grain, or by its grain beyond the noise (in shade)."""
+    reuses them. `texture` and `sharp` are the photo's grain (_fine_texture)."""
     table = border_ring(texture)
-    smooth = (texture < SMOOTHER * np.percentile(table, 5)).astype(np.uint8) \
-        | _at_noise(excess)
+    smooth = (texture < SMOOTHER * np.percentile(table, 5)).astype(np.uint8)
     smooth = cv2.morphologyEx(smooth, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     reach = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * SMOOTH_REACH + 1,) * 2)
     grown = cv2.dilate(smooth, reach)
@@ -256,21 +228,6 @@ def smooth_regions(texture: np.ndarray, sharp: np.ndarray, excess: np.ndarray) -
     reached[labels[regions > 0]] = True
     reached[0] = False
     return _climb(reached[labels].astype(np.uint8), sharp)
-
-
-def _at_noise(excess: np.ndarray) -> np.ndarray:
-    """Regions (uint8 0/1) whose grain beyond the noise (_beyond_noise) is below SMOOTHER of the
-    table's smoothest (its border ring's 5th percentile) and, over the region, below AT_NOISE
-    of the noise's own: print in shade. Glare on a cloth fades its weave too, but not to the
-    noise."""
-    faint = (excess < SMOOTHER * np.percentile(border_ring(excess), 5)).astype(np.uint8)
-    faint = cv2.morphologyEx(faint, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    count, labels = cv2.connectedComponents(faint, connectivity=8)
-    level = np.bincount(labels.ravel(), excess.ravel(), minlength=count) \
-        / np.maximum(np.bincount(labels.ravel(), minlength=count), 1)
-    plain = level < AT_NOISE
-    plain[0] = False
-    return plain[labels].astype(np.uint8)
 
 
 def _climb(regions: np.ndarray, texture: np.ndarray) -> np.ndarray:
@@ -341,8 +298,8 @@ class MaskPhoto:
 def mask_photo(work: np.ndarray) -> MaskPhoto:
     """The photo (any size) reduced to MASK_LONG_SIDE and prepared for segmenting."""
     small, factor = at_mask_size(work)
-    texture, sharp, excess = _fine_texture(work)
-    return MaskPhoto(lab_of(small), factor, smooth_regions(texture, sharp, excess), texture)
+    texture, sharp = _fine_texture(work)
+    return MaskPhoto(lab_of(small), factor, smooth_regions(texture, sharp), texture)
 
 
 def segment(photo: MaskPhoto, sample: np.ndarray, smallest: float = 0.002) -> Pieces:
