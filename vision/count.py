@@ -594,8 +594,9 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
                                             ).reshape(-1, *each[1:])
     sampled = [cells.Body(*cell) for cell in zip(colour, weight, strict=True)]
     lit = _relit(sampled, bank, present)
+    structured = bank.texture >= STRUCTURED
     verdicts, mines, distances = _judged(lit, refs, present, visible, vouched, distinct,
-                                         bank.texture >= STRUCTURED)
+                                         structured)
     fitness = UNLIKE * (GRID * GRID - sum(present)) + sum(min(mine, UNLIKE) for mine in mines)
     # seams vouch for flat cells only on a rectangle whose content places some piece clearly:
     # on a grid laid wrong (turned, off the pieces) flat cells interlock with each other all
@@ -603,7 +604,7 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
     anchored = verdicts.count("right") >= ANCHORS
     compared = [present[index] and visible[index] >= SEEN for index in range(GRID * GRID)]
     states = _seams_decide(found, corners, bank, distances, distinct, verdicts, mines,
-                           compared, vouched) if anchored \
+                           compared, vouched, structured) if anchored \
         else [verdict if verdict != "unsure" else "wrong" for verdict in verdicts]
     return _Reading(corners, states, fitness, verdicts.count("right"))
 
@@ -904,8 +905,8 @@ def _clear_of_foreign_tabs(index: int, verdicts: list[str]) -> np.ndarray:
 
 def _seams_decide(found: Pieces, corners: np.ndarray, bank: cells.Bank,
                   distances: list[np.ndarray], distinct: np.ndarray, verdicts: list[str],
-                  mines: list[float], compared: list[bool],
-                  vouched: set[int]) -> list[CellState]:
+                  mines: list[float], compared: list[bool], vouched: set[int],
+                  structured: np.ndarray) -> list[CellState]:
     """The cells' states, the seams (_by_seams) deciding those their content cannot place:
     the unsure, then the flat ones (their own cell within NOISE) that only cells holding their
     own pieces explain better (`distances`: each cell's _distances). One piece cannot be two
@@ -913,12 +914,12 @@ def _seams_decide(found: Pieces, corners: np.ndarray, bank: cells.Bank,
     right, or leaning) and its own cell turned is not nearer, its content cannot tell it from
     its own cell after all. A cell nearer a look-alike (a cell its content cannot tell it from)
     not counted right than its own needs DOUBTED_SEAMS closed seams: that piece may lie here.
-    A flat cell (its picture cell without the pattern STRUCTURED asks) counted right on its
-    colour alone, not placed by features (`vouched`), is unsure too (T6): a flat piece of
-    another picture, or of a cell whose colour the light shifted, has that colour as well, and
-    only its cut interlocking with its neighbours can tell it is this one."""
-    flat = bank.texture < STRUCTURED
-    verdicts = ["unsure" if verdict == "right" and flat[index] and index not in vouched
+    A flat cell (not `structured`: its picture cell without the pattern STRUCTURED asks)
+    counted right on its colour alone, not placed by features (`vouched`), is unsure too (T6):
+    a flat piece of another picture, or of a cell whose colour the light shifted, has that
+    colour as well, and only its cut interlocking with its neighbours can tell it is this
+    one."""
+    verdicts = ["unsure" if verdict == "right" and not structured[index] and index not in vouched
                 else verdict for index, verdict in enumerate(verdicts)]
     states = [verdict if verdict != "unsure" else "wrong" for verdict in verdicts]
 

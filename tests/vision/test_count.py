@@ -701,13 +701,13 @@ def _states_by_seams(picture: np.ndarray, shown: dict[int, np.ndarray],
     bank = cells.bank(picture)
     refs = bank.turned
     lit = [_lit_body(shown.get(index, bank.cells[index])) for index in range(16)]
+    structured = bank.texture >= count.STRUCTURED
     judged, mines, distances = count._judged(lit, refs, [True] * 16, [1.0] * 16, set(),
-                                             count._distinct(bank, refs),
-                                             bank.texture >= count.STRUCTURED)
+                                             count._distinct(bank, refs), structured)
     found, corners = _grid_pieces(list(holes))
     return count._seams_decide(found, corners, bank, distances, count._distinct(bank, refs),
                                judged if verdicts is None else verdicts, mines, [True] * 16,
-                               set(vouched))
+                               set(vouched), structured)
 
 
 @pytest.mark.parametrize("shown_at_0, expected", [
