@@ -959,6 +959,11 @@ def _rings_ink(contours: tuple[np.ndarray, ...], hierarchy: np.ndarray, hole: in
     return False
 
 
+def _reads_a_card(readings: list[_Reading]) -> bool:
+    """Whether any of the readings is a card read for sure."""
+    return any(isinstance(reading.item, SeenCard) for reading in readings)
+
+
 def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, scale: float,
                  on_plaza: bool, card_width: float | None = None, axis: float | None = None,
                  thinnest: float = 0.0, unsure_too: bool = False) -> list[_Reading]:
@@ -967,7 +972,6 @@ def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, sca
     outline must hold a card read for sure (unless `unsure_too`), else it is pale table. A
     region whose frame is its rectangle, that rings no ink and is narrower than `thinnest`, is
     table and is not read."""
-    best: list[_Reading] = []
     if not (region.card_shaped or region.rings_ink) and min(region.rect[1]) < thinnest \
             and _margin(region, on_plaza, card_width) == FRAME_MARGIN:
         return []
@@ -976,13 +980,12 @@ def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, sca
         edges = _edge_angle(normalised, region)
         if abs((edges - angles[0] + 45) % 90 - 45) > 4:
             angles.append(edges)
-    # A lone card where nothing reads for sure is looked at again without the lines printed
-    # along its sides (_read_upright's `ruled`); that look must read a card for sure.
-    for ruled in (False, True) if region.card_shaped else (False,):
-        if ruled and any(isinstance(reading.item, SeenCard) for reading in best):
-            break
-        # A frame where the first look reads beats one where only a second look does.
-        ruled_best, ruled_score = [], (False, -math.inf)
+
+    def best_frame(ruled: bool) -> list[_Reading]:
+        """The cards read in the frame that reads best; a frame where the first look reads
+        beats one where only a second look does."""
+        best: list[_Reading] = []
+        best_score = (False, -math.inf)
         for angle in angles:
             for turn in (0.0, 90.0):
                 # The frame's rows run along (cos, sin) of its angle in the photo.
@@ -995,10 +998,17 @@ def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, sca
                 score = (any(not card.second_look for card in cards), plain_score)
                 # A frame where nothing reads is no rival: a picture's unread shapes can make
                 # the score of the right one negative.
-                if cards and score > ruled_score:
-                    ruled_best, ruled_score = cards, score
-        if not ruled or any(isinstance(reading.item, SeenCard) for reading in ruled_best):
-            best = ruled_best
+                if cards and score > best_score:
+                    best, best_score = cards, score
+        return best
+
+    best = best_frame(ruled=False)
+    # A lone card where nothing reads for sure is looked at again without the lines printed
+    # along its sides (_read_upright's `ruled`); that look must read a card for sure.
+    if region.card_shaped and not _reads_a_card(best):
+        ruled = best_frame(ruled=True)
+        if _reads_a_card(ruled):
+            best = ruled
     if region.card_shaped or unsure_too or any(isinstance(reading.item, SeenCard)
                                                or _six_or_nine(reading) for reading in best):
         return best
