@@ -28,7 +28,6 @@ import pickle  # noqa: E402
 import resource  # noqa: E402
 import subprocess  # noqa: E402
 import time  # noqa: E402
-import tracemalloc  # noqa: E402
 from collections import Counter  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -43,15 +42,12 @@ def worker(tree: str) -> None:
     sys.path.insert(0, tree)
     import cv2
 
-    from vision.jigsaw import COUNT_DECODE_SIDE, count_pieces
-    from vision.photo import decode_photo
+    # the tree's own bench: its count (decode included) with that tree's vision
+    from bench.vision_tableau import counted, traced_peak
 
     cv2.setNumThreads(1)
     requests, answers = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # nothing but answers on the pipe
-
-    def counted(jpeg: bytes, picture):
-        return count_pieces(decode_photo(jpeg, COUNT_DECODE_SIDE), picture)
 
     while True:
         try:
@@ -65,10 +61,7 @@ def worker(tree: str) -> None:
                       (count.right, count.wrong, count.missing, count.cells, count.sure,
                        np.round(np.float64(count.grid), 1).tolist()))
         elif kind == "peak":
-            tracemalloc.start()
-            counted(*arguments)
-            answer = tracemalloc.get_traced_memory()[1]
-            tracemalloc.stop()
+            answer = traced_peak(counted, *arguments)
         else:  # "rss"
             answer = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
         pickle.dump(answer, answers)
