@@ -116,18 +116,11 @@ def photos(arguments):
 
 
 def figures(results: list[tuple], truths: list[tuple[str, ...]]) -> Counter:
-    tally = Counter()
-    for (right, wrong, missing, cells, _, _), truth in zip(results, truths, strict=True):
-        seen = [state for row in cells for state in row]
-        tally["exact"] += right == truth.count("right")
-        tally["exact split"] += (right, wrong, missing) == tuple(
-            truth.count(state) for state in ("right", "wrong", "missing"))
-        tally["undercharged cells"] += sum(got == "right" != true
-                                           for got, true in zip(seen, truth, strict=True))
-        tally["right cells counted right"] += sum(got == true == "right"
-                                                  for got, true in zip(seen, truth, strict=True))
-        tally["right cells"] += truth.count("right")
-    return tally
+    """The summed scores of a tree's counts (bench/vision_tableau.py's `scored`)."""
+    from bench.vision_tableau import scored
+
+    return sum((scored(*result[:4], truth) for result, truth in zip(results, truths, strict=True)),
+               Counter())
 
 
 def main() -> None:

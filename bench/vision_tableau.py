@@ -114,6 +114,22 @@ def rate(part: int, whole: int) -> str:
     return f"{part / whole:6.1%} ({part}/{whole})" if whole else "   n/a"
 
 
+def scored(right: int, wrong: int, missing: int, cells: tuple[tuple[str, ...], ...],
+           truth: tuple[str, ...]) -> collections.Counter:
+    """One count's figures against its true cells (row by row): the right count exact, the
+    split exact, wrong or missing pieces counted right (the player is undercharged, T6), and
+    right pieces counted right (shared with bench/vision_count_paired.py)."""
+    pairs = list(zip((state for row in cells for state in row), truth, strict=True))
+    return collections.Counter({
+        "exact": int(right == truth.count("right")),
+        "exact split": int((right, wrong, missing)
+                           == tuple(truth.count(state) for state in ("right", "wrong", "missing"))),
+        "undercharged cells": sum(got == "right" != true for got, true in pairs),
+        "right cells counted right": sum(got == true == "right" for got, true in pairs),
+        "right cells": truth.count("right"),
+    })
+
+
 @dataclass
 class Tally:
     """What a bench run gathers, fits then counts, on the clock: verdicts per case and count
@@ -141,18 +157,13 @@ class Tally:
         """Count one rectangle against its true cells; the count and how many wrong or missing
         pieces it counted right."""
         count = self.clock.run(counted, jpeg, picture)
-        truth = tuple(cells.count(state) for state in ("right", "wrong", "missing"))
+        score = scored(count.right, count.wrong, count.missing, count.cells, cells)
         tally = self.counts
+        tally.update(score)
         tally["photos"] += 1
-        tally["exact"] += count.right == truth[0]
-        tally["exact split"] += (count.right, count.wrong, count.missing) == truth
         tally["unsure"] += not count.sure
-        # Wrong or missing pieces counted right: the player is undercharged (T6).
-        over = sum(got == "right" != true for got, true in zip(
-            (state for row in count.cells for state in row), cells, strict=True))
-        tally["over cells"] += over
-        tally["over photos"] += over > 0
-        return count, over
+        tally["undercharged photos"] += score["undercharged cells"] > 0
+        return count, score["undercharged cells"]
 
     def print_figures(self) -> None:
         per_case, counts = self.per_case, self.counts
@@ -179,8 +190,8 @@ class Tally:
               f"{rate(counts['exact split'], counts['photos'])}")
         print(f"counts with no rectangle placed:     {rate(counts['unsure'], counts['photos'])}")
         print(f"over-counted right (T6 undercharge): "
-              f"{rate(counts['over photos'], counts['photos'])} of counts, "
-              f"{counts['over cells']} cells   target 0")
+              f"{rate(counts['undercharged photos'], counts['photos'])} of counts, "
+              f"{counts['undercharged cells']} cells   target 0")
         print("per case: accept / reject / unsure / reason as expected")
         for case in render.FIT_CASES:
             tally = per_case[case]
