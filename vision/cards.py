@@ -980,6 +980,17 @@ def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, sca
         edges = _edge_angle(normalised, region)
         if abs((edges - angles[0] + 45) % 90 - 45) > 4:
             angles.append(edges)
+        # On a Plaza, cards lie along the rows' axis (P5), which the lone cards' outlines tell:
+        # a pale table's region holding a lone card can have neither its rectangle nor its
+        # edges within ASLANT of the rows, and a frame so far off reads numerals at a slant
+        # the classifier never learnt (unseen tuning seed 7037: a polka cloth, read 30° off
+        # the rows only, misread a lone 5 as a sure 3 and left a lone 3 unsure). Such a
+        # region is read along the rows too; not a piece whose frame reaches half a card
+        # beyond it (_margin): turned to the rows, its edge cut a 6 to a sure 1 (seed 6008).
+        if axis is not None and _margin(region, on_plaza, card_width) == FRAME_MARGIN \
+                and all(abs((math.degrees(axis) - angle + 45) % 90 - 45) >= ASLANT
+                        for angle in angles):
+            angles.append(math.degrees(axis))
 
     def best_frame(ruled: bool) -> list[_Reading]:
         """The cards read in the frame that reads best; a frame where the first look reads
