@@ -1703,8 +1703,14 @@ def _join_broken(candidates: list[_Numeral], ink: np.ndarray, breakage: _Breakag
         beside = np.flatnonzero(
             (np.maximum(x - x[index] - w[index], x[index] - x - w)
              < LOOSE_GAP * np.maximum(h, h[index])) & (y < y[index] + h[index]) & (y + h > y[index]))
+        # A piece beyond a card's edge is the next card's (unseen tuning seed 6022: the lone 0
+        # of a turned 10, its 1 beyond the frame, joined the 11 on the card touching it, and
+        # the whole read as a sure 10 at the 11's place).
         piece = next((j for j in beside.tolist() if j != index and j not in used
-                      and breakage.fits(numeral, candidates[j])), None)
+                      and breakage.fits(numeral, candidates[j])
+                      and not _edge_between(*sorted((_as_blob(numeral.box),
+                                                     _as_blob(candidates[j].box))), ink)),
+                     None)
         if piece is None:
             continue
         other = candidates[piece]

@@ -746,6 +746,11 @@ def _read_where_it_lies(photo: render_plaza_unseen.Photo, reading: PlazaReading 
     (6046, [Card(Colour.BROWN, number) for number in (7, 8, 9, 10)]),
     # Fresh tuning seed 6052 (2 MP, noise high, brick): the same, on two cards of a 36-card Plaza.
     (6052, [Card(Colour.RED, 12), Card(Colour.GREEN, 10)]),
+    # Fresh tuning seed 6022 (3 MP, tilted 20-30 degrees, some turned): a frame across the Browns
+    # 12, 11 and 10 held the turned 10's 0 alone (its 1 beyond the frame), which read as no
+    # numeral and was joined to the 11 on the card touching it as a piece of it, across the
+    # cards' edge: the whole read as a sure Brown 10 at the 11's place, and the 11 was missed.
+    (6022, [Card(Colour.BROWN, 11)]),
 ])
 def test_touching_cards_whose_paper_the_edges_cut_to_pieces_are_read(seed, cards):
     photo = render_plaza_unseen.render_photo(seed, kind="legal")
