@@ -497,6 +497,13 @@ def _foreign_colours(work: np.ndarray, pair: Pair, placed: _PairPlacement,
 LOOKS_LIKE = 0.2
 CONTRADICTS = 0.08
 FOREIGN = 0.3
+# A placing that moves one body only (to another cell or turn), the other kept where the best
+# consistent placing lays it, contradicts a fit by less: with the other body and the light
+# correction shared, only the moved body's own match differs, and a body that looks MOVED_CLOSER
+# times as much like another cell or turn as like its place in the fit is misplaced there, when
+# that wins by MOVED_BY (tuning fits: at most 1.6 times; turned pieces of a flat ramp and wrong
+# neighbours of a repeating pattern 2.4 to 4.5 times, by 0.05 to 0.07).
+MOVED_CLOSER, MOVED_BY = 2.0, 0.04
 # Light, blur and a flat picture blunt how much a body looks like its cell more than which cell
 # it looks most like: a joined pair whose bodies look only loosely like their cells (up to
 # LOOSELY) still fits when that placing beats every other explanation by CLEARLY.
@@ -571,9 +578,14 @@ class _PairPlacement:
         if self.first.min() > FOREIGN or self.second.min() > FOREIGN:
             return "wrong-picture"
         alternative = self.rival()
-        if self.total[alternative] > self.total[fit] - CONTRADICTS:
-            return None
-        return _wrong_by(alternative)
+        if self.total[alternative] <= self.total[fit] - CONTRADICTS:
+            return _wrong_by(alternative)
+        moved = self.one_moved(fit)
+        body = self.first if moved[2:] == fit[2:] else self.second
+        if self.total[moved] <= self.total[fit] - MOVED_BY \
+                and body[fit] >= MOVED_CLOSER * body[moved]:
+            return _wrong_by(moved)
+        return None
 
     def likeliest_wrong(self) -> Reason:
         """What is most likely wrong with a pair known to be no fit however it lies: another
@@ -585,10 +597,18 @@ class _PairPlacement:
         """Does each body look like some cell of the picture under some turn?"""
         return max(self.first.min(), self.second.min()) <= LOOKS_LIKE
 
-    def rival(self) -> tuple[int, int, int, int]:
-        """The best placing on two different cells that does not make the pair fit."""
+    def rival(self, among: np.ndarray | bool = True) -> tuple[int, int, int, int]:
+        """The best placing on two different cells that does not make the pair fit (of
+        `among`)."""
         _, a, _, b = np.indices(self.total.shape)
-        return self.best(~self.consistent & (a != b))
+        return self.best(among & ~self.consistent & (a != b))
+
+    def one_moved(self, fit: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+        """The best placing that is no fit and keeps one body where `fit` lays it."""
+        kept = np.zeros(self.total.shape, bool)
+        kept[fit[0], fit[1]] = True  # the first body kept, the second moved
+        kept[:, :, fit[2], fit[3]] = True  # the second kept, the first moved
+        return self.rival(kept)
 
     def verdict(self, outlines: tuple[Outline, ...]) -> FitVerdict:
         """The verdict on a pair whose outlines are joined along one full side."""

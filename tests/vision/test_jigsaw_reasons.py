@@ -110,3 +110,17 @@ def test_t4_true_neighbours_under_a_soft_shadow_and_glare_fit(seed):
     # corner, 6000; a plain sky, 6063) read as a grey pattern, against the cell's flat one, and
     # a turned placing explained it better; light ramps across a piece are no pattern
     assert refusal("fit", seed) == (True, "fit")
+
+
+@pytest.mark.parametrize(("case", "seed", "reason"), [
+    ("rotated", 4008, "wrong-orientation"),
+    ("rotated", 5022, "wrong-orientation"),
+    ("wrong-neighbour", 3051, "not-neighbours"),
+    ("wrong-neighbour", 8023, "not-neighbours"),
+])
+def test_t4_a_body_that_looks_far_more_like_another_cell_or_turn_names_the_reason(
+        case, seed, reason):
+    # were unsure (4008, 3051) or not-full-side: the best placing that is no fit beat the fit
+    # by less than CONTRADICTS, but it moves one body only, and that body looks at least twice
+    # as much like its cell turned (a flat ramp turned half round, 4008) or like another cell
+    assert refusal(case, seed) == (False, reason)
