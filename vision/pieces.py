@@ -184,21 +184,47 @@ RIDGE = 1.2  # a piece's cut outline shows as grain over this many times the tab
 # round it; glare and shade fade into the table's grain
 CREST_REACH = 8  # (mask pixels) the most a region climbs towards its outline's crest: a strong
 # edge's grain, over GRAIN_BLUR, keeps smooth print about three blurs from it
+NOISE_KERNEL = np.float32([[1, -2, 1], [-2, 4, -2], [1, -2, 1]]) / 6  # a second difference both
+# ways: blind to shading and broad print, it reads white noise at its own RMS (Immerkær)
+NOISE_RATIO_BLUR = 3.0  # (mask pixels) the grain's share of noise is read over this
+FLATTEST = 2  # (percentile) the photo's flattest part, a piece's plain print, holds only noise
+EXCESS_BLUR = 2.0  # (mask pixels) the grain beyond noise is averaged over this: noise's
+# own grain cancels out only over a few pixels
+AT_NOISE = 0.7  # (share of the noise's grain) print's grain beyond the noise averages 0.3-0.55
+# of it, a cloth's weave under glare 1 and more
 WEAVE = (25, 95)  # (percentiles of the border ring's grain) a cloth's own weave reads between
 # these: a part smoother than most of the table (a flat piece on a polka cloth, whose smooth
 # ground is rare and rough dot edges common) is no weave
 
 
-def _fine_texture(work: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _fine_texture(work: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The photo's fine grain at mask size: the local RMS of its grey detail between NOISE_SCALE
-    and GRAIN_SCALE, over GRAIN_BLUR and over SHARP_GRAIN_BLUR. A cloth's colours may be any
-    piece's, but its weave is rougher than print."""
+    and GRAIN_SCALE, over GRAIN_BLUR and over SHARP_GRAIN_BLUR, and that grain beyond the
+    camera's noise (_beyond_noise). A cloth's colours may be any piece's, but its weave is
+    rougher than print."""
     grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY).astype(np.float32)
     detail = cv2.GaussianBlur(grey, (0, 0), NOISE_SCALE) \
         - cv2.GaussianBlur(grey, (0, 0), GRAIN_SCALE)
     power, _ = at_mask_size(detail * detail)
-    return tuple(np.sqrt(cv2.GaussianBlur(power, (0, 0), blur))
-                 for blur in (GRAIN_BLUR, SHARP_GRAIN_BLUR))
+    texture, sharp = (np.sqrt(cv2.GaussianBlur(power, (0, 0), blur))
+                      for blur in (GRAIN_BLUR, SHARP_GRAIN_BLUR))
+    return texture, sharp, _beyond_noise(grey, power)
+
+
+def _beyond_noise(grey: np.ndarray, power: np.ndarray) -> np.ndarray:
+    """The grain beyond what the camera's noise puts in its band, as a share of the noise's own
+    grain there, at mask size (`power`: the grain's power at mask size). Noise is the same on
+    print and cloth, but light fades the weave and not the noise: under glare a cloth's grain
+    falls below the table's but stays beyond the noise, where a piece's print, which has only
+    the noise, has none. The noise is read at each place (NOISE_KERNEL) and its share in the
+    grain's band is that of the photo's flattest part."""
+    residual = cv2.filter2D(grey, -1, NOISE_KERNEL)
+    noise, _ = at_mask_size(residual * residual)
+    wide = cv2.GaussianBlur(power, (0, 0), NOISE_RATIO_BLUR) \
+        / np.maximum(cv2.GaussianBlur(noise, (0, 0), NOISE_RATIO_BLUR), 1e-6)
+    noise = float(np.percentile(wide, FLATTEST)) * cv2.GaussianBlur(noise, (0, 0), EXCESS_BLUR)
+    excess = np.maximum(cv2.GaussianBlur(power, (0, 0), EXCESS_BLUR) - noise, 0)
+    return np.sqrt(excess / np.maximum(noise, 1e-6))
 
 
 def smooth_regions(texture: np.ndarray, sharp: np.ndarray) -> np.ndarray:
@@ -262,12 +288,13 @@ def at_mask_size(work: np.ndarray) -> tuple[np.ndarray, float]:
 class MaskPhoto:
     """A photo at mask size, prepared once for every segmentation of it (a count segments one
     photo many times, with the table sampled in different places): its colours (lab_of),
-    photo pixels per mask pixel, what its grain marks as piece (smooth_regions), and that
-    grain (_fine_texture, over GRAIN_BLUR)."""
+    photo pixels per mask pixel, what its grain marks as piece (smooth_regions), that grain
+    (_fine_texture, over GRAIN_BLUR) and the grain beyond the noise (_beyond_noise)."""
     lab: np.ndarray
     factor: float
     smooth: np.ndarray
     grain: np.ndarray
+    excess: np.ndarray
 
     @cached_property
     def quantised(self) -> tuple[np.ndarray, np.ndarray]:
@@ -298,8 +325,8 @@ class MaskPhoto:
 def mask_photo(work: np.ndarray) -> MaskPhoto:
     """The photo (any size) reduced to MASK_LONG_SIDE and prepared for segmenting."""
     small, factor = at_mask_size(work)
-    texture, sharp = _fine_texture(work)
-    return MaskPhoto(lab_of(small), factor, smooth_regions(texture, sharp), texture)
+    texture, sharp, excess = _fine_texture(work)
+    return MaskPhoto(lab_of(small), factor, smooth_regions(texture, sharp), texture, excess)
 
 
 def segment(photo: MaskPhoto, sample: np.ndarray, smallest: float = 0.002) -> Pieces:
@@ -332,15 +359,18 @@ def segment(photo: MaskPhoto, sample: np.ndarray, smallest: float = 0.002) -> Pi
         # where the grain finds a piece's print, a part found by colour alone, with no print in
         # it, with the cloth's weave (WEAVE), and not outlined by a cut most of the way round
         # is the cloth: a check of a colour the border crosses too rarely for a table colour (a
-        # tartan's crossing), or light on the weave
+        # tartan's crossing), or light on the weave; glare fades the weave smoother than the
+        # table's, but never to the noise (AT_NOISE), as a piece's print is
         smoothest, roughest = np.percentile(border_ring(photo.grain), WEAVE)
         rim = (mask > cv2.erode(mask, np.ones((3, 3), np.uint8))).ravel()
         near_cut = cv2.dilate(photo.cuts.astype(np.uint8), np.ones((5, 5), np.uint8)).ravel()
         around = np.bincount(labels.ravel()[rim], minlength=count)
         cut = 2 * np.bincount(labels.ravel()[rim], near_cut[rim], minlength=count) > around
         for part in np.flatnonzero(parts & ~printed & ~cut):
-            grain = np.median(photo.grain[labels == part])
-            parts[part] = not smoothest <= grain <= roughest
+            inside = labels == part
+            grain = np.median(photo.grain[inside])
+            faded = grain < smoothest and np.median(photo.excess[inside]) >= AT_NOISE
+            parts[part] = not (smoothest <= grain <= roughest or faded)
     keep = parts & (area >= LARGEST_SHARE * area[parts].max(initial=0))
     bare = keep[labels].astype(np.uint8)  # by lookup table: np.isin sorts
     if twins:
