@@ -323,8 +323,103 @@ def _read_by_border(scene: Scene, picture: Picture, bank: cells.Bank,
     # often as the ring's sample can: where the two differ, both are read
     read = [(found, outline)] if second is None or _same_outline(outline, second) \
         else [(found, second), (on_ring, outline)]
-    return [_read_cells(scene.work, pieces, corners, bank, set(), lying, distinct)
-            for pieces, sides in read for corners in _border_grids(sides, bank)]
+    readings = [(pieces, _read_cells(scene.work, pieces, corners, bank, set(), lying, distinct))
+                for pieces, sides in read for corners in _border_grids(sides, bank)]
+    if not readings:
+        return []
+    # the border alone places the grid a fifth of a cell off or more where a side is short
+    # (missing border pieces) or its outline is lost to the table; the seams set it right
+    # (the same placement moved by less than half a cell: the cells clearly nearer their own
+    # on the whole, not more of them clear, tell which of the two lies right; seams picked out
+    # of the pieces' print moved grids that read hardly better, and a wrong piece right)
+    pieces, best = max(readings, key=lambda item: (item[1].clear, -item[1].fitness))
+    corners = _seam_grid(scene.work, best.corners, best.states)
+    seamed = None if corners is None \
+        else _read_cells(scene.work, pieces, corners, bank, set(), lying, distinct)
+    moved = seamed is not None and seamed.fitness < SEAM_BETTER * best.fitness
+    return [seamed if moved and reading is best else reading for _, reading in readings]
+
+
+SEAM_CELL = 48  # (pixels) a cell's side in the rectified frame seams are looked for in
+SEAM_SEARCH = 0.5  # (cells) how far from the grid's line its seam or border may lie
+# shares of a cell's side along a seam clear of its own tab (the middle) and of the tabs of
+# the seams crossing it (a little way from the corners)
+SEAM_STRAIGHT = ((0.08, 0.32), (0.68, 0.92))
+SEAM_FIT = 0.1  # (cells) a seam this near the fitted grid's line agrees with it
+SEAM_CLEAR = 2.0  # a seam's line is this many times as strong as the median across its reach
+SEAM_LEAST = 12  # seams' stretches that must agree for the grid to be moved
+SEAM_BLUR = 0.7  # (pixels) the rectified photo's blur before seams are looked for
+SEAM_WIDTH = 2  # (pixels) a seam is this narrow at SEAM_CELL: a cut line, a gap, its shadow
+SEAM_ROUNDS = 4  # the grid is rectified again on the moved one: a tilted line sweeps bands
+SEAM_BETTER = 0.97  # the moved grid's fitness at most this share of the border's to be taken
+
+
+def _seam_grid(work: np.ndarray, corners: np.ndarray, states: list[CellState]
+               ) -> np.ndarray | None:
+    """The grid (work pixels) moved onto the seams between present pieces and the cut lines
+    along the border beside them: the photo rectified on `corners`, each line of the grid is sought
+    within SEAM_SEARCH of where it lies, along the straight stretches of each present cell's
+    sides, as the strongest thin line across them; a homography fitted to the stretches that agree
+    moves the grid. Seams are cut lines, a thin gap or shadow, and straight apart from their
+    tabs; a missing piece's cell has none (its sides are left out). None when too few agree."""
+    cell, margin = SEAM_CELL, int(np.ceil(SEAM_SEARCH * SEAM_CELL)) + 2
+    present = np.array([state != "missing" for state in states]).reshape(GRID, GRID)
+    frame = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]]) * GRID * cell + margin
+    for _ in range(SEAM_ROUNDS):
+        to_work = cv2.getPerspectiveTransform(frame, np.float32(corners))
+        side = GRID * cell + 2 * margin
+        grey = cv2.warpPerspective(work, to_work, (side, side),
+                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                   borderMode=cv2.BORDER_REPLICATE).astype(np.float32).mean(2)
+        grey = cv2.GaussianBlur(grey, (0, 0), SEAM_BLUR)
+        across = [_thin_lines(grey), _thin_lines(grey.T)]  # vertical lines; horizontal ones
+        expected, found = [], []
+        for axis, edges in enumerate(across):
+            beside = present if axis == 0 else present.T  # [band, cell along the band]
+            for line in range(GRID + 1):
+                for band in range(GRID):
+                    if not (beside[band, max(line - 1, 0)] and beside[band, min(line, GRID - 1)]):
+                        continue
+                    for low, high in SEAM_STRAIGHT:
+                        start, stop = (int(margin + (band + share) * cell) for share in (low, high))
+                        centre = margin + line * cell
+                        reach = int(SEAM_SEARCH * cell)
+                        profile = edges[start:stop, centre - reach:centre + reach + 1].sum(0)
+                        if profile.max() <= SEAM_CLEAR * np.median(profile):
+                            continue  # no line stands out: a seam closed tight, or no seam
+                        at = centre - reach + _peak(profile)
+                        middle = (start + stop) / 2
+                        expected.append((centre, middle) if axis == 0 else (middle, centre))
+                        found.append((at, middle) if axis == 0 else (middle, at))
+        if len(found) < SEAM_LEAST:
+            return None
+        fitted, agree = cv2.findHomography(np.float32(expected), np.float32(found), cv2.RANSAC,
+                                           SEAM_FIT * cell)
+        if fitted is None or agree.sum() < SEAM_LEAST:
+            return None
+        corners = cv2.perspectiveTransform(
+            cv2.perspectiveTransform(frame[None].astype(np.float64), fitted), to_work)[0]
+    return corners
+
+
+def _thin_lines(grey: np.ndarray) -> np.ndarray:
+    """How much each pixel is a thin line across x: darker (or lighter) than the pixels
+    SEAM_WIDTH on both sides of it. A step in the picture's content is darker on one side
+    only and scores nothing."""
+    before = np.roll(grey, SEAM_WIDTH, axis=1) - grey
+    after = np.roll(grey, -SEAM_WIDTH, axis=1) - grey
+    return np.maximum(np.minimum(before, after), np.minimum(-before, -after)).clip(0)
+
+
+def _peak(profile: np.ndarray) -> float:
+    """Where a profile peaks, to a fraction of a sample (a parabola through the top three)."""
+    top = int(np.argmax(profile))
+    if 0 < top < len(profile) - 1:
+        before, at, after = profile[top - 1:top + 2]
+        bend = before - 2 * at + after
+        if bend < 0:
+            return top + 0.5 * (before - after) / bend
+    return float(top)
 
 
 def _border_grids(outline: np.ndarray, bank: cells.Bank) -> list[np.ndarray]:

@@ -303,8 +303,12 @@ def test_t6_rendered_rectangles_are_counted_exactly_cell_by_cell(names, seed):
     # 105005: a right piece a little brighter than the light its neighbours show (each lies at
     # its own tilt to it), its shading its own cell's the right way up
     (105_005, 3),
+    # 108010: a wrong piece between right ones on a grid the seams moved (the border alone
+    # placed it 0.36 of a cell off): lying right on its cell does not make it its cell's
+    (108_010, 2),
 ], ids=["only-its-pattern-places-it", "a-flat-look-alikes-piece", "another-pictures-flat-piece",
-        "a-turned-flat-corner", "a-right-piece-at-its-own-brightness"])
+        "a-turned-flat-corner", "a-right-piece-at-its-own-brightness",
+        "a-wrong-piece-on-a-grid-the-seams-moved"])
 def test_t6_a_rendered_cell_is_counted_as_it_lies(seed, cell):
     photo = unseen.count_photo(unseen.UNSEEN_PICTURES, seed)
     counted = count_pieces(decode_photo(photo.jpeg), added_picture(photo.picture))
@@ -322,7 +326,11 @@ def test_t6_a_rendered_cell_is_counted_as_it_lies(seed, cell):
     # 107006 (shapes-2 on a dark mat, tilted 20-30°): the same, and the border alone laid the
     # grid upside down
     107_006,
-], ids=["far-apart-pieces-place-it", "far-apart-pieces-turn-it-right-way-up"])
+    # 108010 (cartoon-1 on light felt, tilted): no piece's features placed the rectangle, and
+    # its border alone put the bottom-left corner 0.36 of a cell off; the seams set it right
+    108_010,
+], ids=["far-apart-pieces-place-it", "far-apart-pieces-turn-it-right-way-up",
+        "the-seams-place-it"])
 def test_t6_the_grid_lies_on_the_rectangle_the_right_way_up(seed):
     photo = unseen.count_photo(unseen.UNSEEN_PICTURES, seed)
     image = decode_photo(photo.jpeg)
@@ -501,6 +509,51 @@ def test_an_outline_of_the_whole_rectangle_is_not_grown():
     assert len(grids) == 2
     assert all(np.allclose(grid, np.roll(whole, -turn, axis=0))
                for grid, turn in zip(grids, (0, 2), strict=True))
+
+
+def _seamed_photo(camera: np.ndarray, missing: Sequence[int] = ()) -> np.ndarray:
+    """The rectangle seen by `camera` on a grained grey table: each cell a piece of its own
+    colour and shading, the cut between neighbours a thin dark line; `missing` cells are
+    table."""
+    rng = np.random.default_rng(3)
+    photo = rng.normal(120, 6, (600, 800, 3)).clip(0, 255).astype(np.uint8)
+    for index in range(16):
+        if index in missing:
+            continue
+        row, col = divmod(index, 4)
+        cell = [(col * 100, row * 75), ((col + 1) * 100, row * 75),
+                ((col + 1) * 100, (row + 1) * 75), (col * 100, (row + 1) * 75)]
+        colour = [int(v) for v in rng.integers(40, 230, 3)]
+        cv2.fillConvexPoly(photo, np.int32(np.round(_seen(camera, cell))), colour)
+        cv2.polylines(photo, [np.int32(np.round(_seen(camera, cell)))], True, (30, 30, 30), 2)
+    return cv2.GaussianBlur(photo, (0, 0), 0.8)
+
+
+@pytest.mark.parametrize("missing", [(), (0,), (1, 2), (0, 4, 8)],
+                         ids=["whole", "corner-missing", "side-short", "column-short"])
+@pytest.mark.parametrize(("corner", "off"), [(1, (0.0, 0.3)), (3, (-0.45, 0.4)), (0, (0.25, 0.0))])
+def test_a_grid_placed_off_by_the_border_is_moved_onto_the_seams(missing, corner, off):
+    # the border alone put one corner 0.2-0.6 of a cell off where a side is short (unseen
+    # tuning 103007, 104004, 108010); the seams between present pieces lie on the grid
+    camera = _camera(8, (1e-4, -5e-5))
+    truth = _seen(camera, PICTURE_CORNERS)
+    cell = np.linalg.norm(truth[1] - truth[0]) / 4
+    placed = truth.copy()
+    placed[corner] += np.array(off) * cell
+    states = ["missing" if index in missing else "wrong" for index in range(16)]
+    moved = count._seam_grid(_seamed_photo(camera, missing), placed, states)
+    assert np.linalg.norm(moved - truth, axis=1).max() < 0.08 * cell
+
+
+def test_a_grid_on_no_seams_is_not_moved():
+    # a blank rectangle (every piece of one colour, no cut lines): nothing to move the grid by
+    camera = _camera(8, (1e-4, -5e-5))
+    photo = np.full((600, 800, 3), 120, np.uint8)
+    cv2.fillConvexPoly(photo, np.int32(np.round(_seen(camera, PICTURE_CORNERS))), (200, 90, 60))
+    placed = _seen(camera, PICTURE_CORNERS)
+    moved = count._seam_grid(photo, placed, ["wrong"] * 16)
+    cell = np.linalg.norm(placed[1] - placed[0]) / 4
+    assert moved is None or np.linalg.norm(moved - placed, axis=1).max() < 0.08 * cell
 
 
 def _mask_of(camera: np.ndarray, columns: range, factor: float) -> Pieces:
