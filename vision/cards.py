@@ -322,7 +322,10 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
                                      axis), seconds)
     hopeful: frozenset[int] = frozenset()
     if on_plaza:
-        beside = _read_row_gaps(small, found, scale)
+        # A card sure only by the deck's own inks (its ink between the typical ones) is one to
+        # look beside too: its row runs on past it (P5; unseen tuning seed 5036: the Red 2 beside
+        # such a Red 3 was missed). Corner indices are no cards to look beside.
+        beside = _read_row_gaps(small, _recolour_by_deck(_without_indices(found)), scale)
         found += _parted(beside, seconds)
         hopeful = frozenset(id(r.frame) for r in beside if not isinstance(r.item, SeenCard))
     found = _recolour_by_deck(_without_indices(_with_second_looks(found, seconds)))

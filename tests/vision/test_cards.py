@@ -675,6 +675,15 @@ def test_a_card_with_a_typical_numeral_keeps_the_typical_size():
     # tell; read along them only, it misread the lone Brown 5 as a sure 3 and left the lone
     # Green 3 unsure (P5: the rows' axis is one of its frames).
     (7037, "illegal"),
+    # Fresh tuning seed 5036 (5 MP, dark gravel): the Red 3, its ink unclear to the typical
+    # inks, was sure only once the deck's own red was measured, after the row-gap look: that
+    # look did not start beside it, and the Red 2 beyond it, its paper cut by the gravel's
+    # edges, was missed.
+    (5036, "legal"),
+    # Tuning seed 4058 (12 MP, a polka cloth, blur): the Brown 3's place, at the end of its
+    # row, was looked at only from the Brown 4, whose frame one card along took its 3 for a 1;
+    # from the cards the deck's inks make sure as well, it reads as the 3 its row settles.
+    (4058, "legal"),
 ])
 def test_every_card_of_a_hard_photo_is_read(seed, kind):
     photo = render_plaza_unseen.render_photo(seed, kind=kind)
