@@ -313,6 +313,12 @@ class MaskPhoto:
         return _edge(self.lab)
 
     @cached_property
+    def weave(self) -> tuple[float, float]:
+        """The grain a cloth's own weave reads between (its border ring's WEAVE percentiles)."""
+        smoothest, roughest = np.percentile(border_ring(self.grain), WEAVE)
+        return float(smoothest), float(roughest)
+
+    @cached_property
     def cuts(self) -> np.ndarray:
         """Its cuts: edges sharper than SOFT_EDGE and than the table's own (its border ring's
         TABLE_EDGES percentile) that are steps, much less sharp blurred. A small strong glare's
@@ -361,7 +367,7 @@ def segment(photo: MaskPhoto, sample: np.ndarray, smallest: float = 0.002) -> Pi
         # is the cloth: a check of a colour the border crosses too rarely for a table colour (a
         # tartan's crossing), or light on the weave; glare fades the weave smoother than the
         # table's, but never to the noise (AT_NOISE), as a piece's print is
-        smoothest, roughest = np.percentile(border_ring(photo.grain), WEAVE)
+        smoothest, roughest = photo.weave
         rim = (mask > cv2.erode(mask, np.ones((3, 3), np.uint8))).ravel()
         near_cut = cv2.dilate(photo.cuts.astype(np.uint8), np.ones((5, 5), np.uint8)).ravel()
         around = np.bincount(labels.ravel()[rim], minlength=count)
