@@ -161,13 +161,13 @@ def main() -> None:
           f"too: {sum(b == a for b, a in zip(before, after, strict=True))}")
     for seed, truth, b, a, equal in zip(seeds, truths, before, after, same, strict=True):
         if not equal:
+            was, now = (figures([result], [truth]) for result in (b, a))
             print(f"  changed {seed}: truth r{truth.count('right')} w{truth.count('wrong')} "
                   f"m{truth.count('missing')}; baseline r{b[0]} w{b[1]} m{b[2]} "
                   f"(sure {b[4]}) -> r{a[0]} w{a[1]} m{a[2]} (sure {a[4]}); "
-                  f"undercharged {figures([b], [truth])['undercharged cells']} -> "
-                  f"{figures([a], [truth])['undercharged cells']}, right counted right "
-                  f"{figures([b], [truth])['right cells counted right']} -> "
-                  f"{figures([a], [truth])['right cells counted right']}")
+                  f"undercharged {was['undercharged cells']} -> {now['undercharged cells']}, "
+                  f"right counted right {was['right cells counted right']} -> "
+                  f"{now['right cells counted right']}")
     ratios = np.array(cpu["this tree"]) / np.array(cpu["baseline"])
     for name in trees:
         print(f"CPU per count, decode included, one core ({name}): median "

@@ -365,9 +365,9 @@ def _seam_grid(work: np.ndarray, corners: np.ndarray, states: list[CellState]
     cell, margin = SEAM_CELL, int(np.ceil(SEAM_SEARCH * SEAM_CELL)) + 2
     present = np.array([state != "missing" for state in states]).reshape(GRID, GRID)
     frame = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]]) * GRID * cell + margin
+    side, reach = GRID * cell + 2 * margin, int(SEAM_SEARCH * cell)
     for _ in range(SEAM_ROUNDS):
         to_work = cv2.getPerspectiveTransform(frame, np.float32(corners))
-        side = GRID * cell + 2 * margin
         grey = cv2.warpPerspective(work, to_work, (side, side),
                                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                    borderMode=cv2.BORDER_REPLICATE).astype(np.float32).mean(2)
@@ -383,7 +383,6 @@ def _seam_grid(work: np.ndarray, corners: np.ndarray, states: list[CellState]
                     for low, high in SEAM_STRAIGHT:
                         start, stop = (int(margin + (band + share) * cell) for share in (low, high))
                         centre = margin + line * cell
-                        reach = int(SEAM_SEARCH * cell)
                         profile = edges[start:stop, centre - reach:centre + reach + 1].sum(0)
                         if profile.max() <= SEAM_CLEAR * np.median(profile):
                             continue  # no line stands out: a seam closed tight, or no seam
