@@ -318,6 +318,8 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
         if on_plaza:
             found += _parted(_read_unread_paper(normalised, paper, found, scale, width, axis),
                              seconds)
+    if not on_plaza:
+        found += _parted(_read_outlined(normalised, paper, found, scale), seconds)
     found += _parted(_read_off_white(normalised, loose, edges_free, found, scale, on_plaza,
                                      axis), seconds)
     hopeful: frozenset[int] = frozenset()
@@ -407,6 +409,89 @@ def _read_unread_paper(normalised: np.ndarray, paper: np.ndarray, found: list[_R
                 normalised, paper, region, scale, True, card_width, axis))
                 if reading.item.card not in read and _at_a_plaza_place(reading, sure)]
     return more
+
+
+HAND_CARD_ASPECT = (1.1, 2.0)  # long over short side of a hand card's outline, under tilt
+
+
+def _read_outlined(normalised: np.ndarray, paper: np.ndarray, found: list[_Reading],
+                   scale: float) -> list[_Reading]:
+    """Cards of a hand read in their own outlines, rectified. A hand card lies apart, a whole
+    63:88 rectangle of paper; under tilt its outline is a convex quadrilateral whose sides'
+    ratio strays far from the card's (unseen tuning seed 7007: 1.7), so it is no lone card's
+    rectangle (_regions), and a numeral touching a frame printed round the card cuts its paper
+    into pieces (seed 6027). The paper, its thin lines bridged and its ink filled in, still
+    outlines the card: that quadrilateral is warped onto an upright card and read there. Only
+    places no sure card covers are looked at, and only sure readings are kept: an outline can
+    be the table's."""
+    centres = [r.frame.mean(axis=0) * scale for r in found if isinstance(r.item, SeenCard)]
+    more = []
+    for outline in _card_outlines(paper):
+        if not any(cv2.pointPolygonTest(outline, (float(x), float(y)), False) >= 0
+                                   for x, y in centres):
+            more += [reading for reading in _read_rectified(normalised, paper, outline, scale)
+                     if isinstance(reading.item, SeenCard)]
+    return more
+
+
+def _card_outlines(paper: np.ndarray) -> list[np.ndarray]:
+    """Convex quadrilaterals of paper (working pixels, corners in turn) with a hand card's
+    HAND_CARD_ASPECT: the outer outlines of the half-size paper mask, closed over thin lines."""
+    closed = cv2.morphologyEx(paper, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    outlines = []
+    for contour in contours:
+        area = cv2.contourArea(contour)
+        if area < (max(paper.shape) / 120) ** 2:
+            continue
+        hull = cv2.convexHull(contour)
+        corners = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True)
+        if len(corners) != 4 or area < 0.85 * cv2.contourArea(corners):
+            continue
+        corners = corners.reshape(4, 2).astype(np.float32)
+        across, along = _side_pairs(corners)
+        if HAND_CARD_ASPECT[0] < max(across, along) / max(1.0, min(across, along)) \
+                < HAND_CARD_ASPECT[1]:
+            outlines.append(corners * 2)
+    return outlines
+
+
+def _side_pairs(corners: np.ndarray) -> tuple[float, float]:
+    """The mean lengths of a quadrilateral's sides 0-1 and 2-3, and of sides 1-2 and 3-0."""
+    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+    return float(sides[0] + sides[2]) / 2, float(sides[1] + sides[3]) / 2
+
+
+def _read_rectified(normalised: np.ndarray, paper: np.ndarray, outline: np.ndarray,
+                    scale: float) -> list[_Reading]:
+    """The card in a quadrilateral `outline` (working pixels), warped onto an upright card of
+    its short sides' width (FRAME_MARGIN of the photo round it) and read there as a lone card;
+    the readings' frames are mapped back into the photo."""
+    across, along = _side_pairs(outline)
+    if across > along:  # start at a short side, so that the card stands upright in the frame
+        outline = np.roll(outline, -1, axis=0)
+    width = min(across, along)
+    size = (round(width) + 2 * FRAME_MARGIN, round(width * CARD_ASPECT) + 2 * FRAME_MARGIN)
+    right, bottom = size[0] - FRAME_MARGIN, size[1] - FRAME_MARGIN
+    upright_corners = np.float32([[FRAME_MARGIN, FRAME_MARGIN], [right, FRAME_MARGIN],
+                                  [right, bottom], [FRAME_MARGIN, bottom]])
+    warp = cv2.getPerspectiveTransform(outline.astype(np.float32), upright_corners)
+    upright = cv2.warpPerspective(normalised, warp, size, flags=cv2.INTER_LINEAR,
+                                  borderValue=(1.0, 1.0, 1.0))
+    # The paper mask is at half size, in the photo and in the frame alike.
+    halved = np.diag([0.5, 0.5, 1.0]) @ warp @ np.diag([2.0, 2.0, 1.0])
+    paper_up = cv2.warpPerspective(paper, halved, ((size[0] + 1) // 2, (size[1] + 1) // 2),
+                                   flags=cv2.INTER_NEAREST)
+    card = _Region(rect=((size[0] / 2, size[1] / 2), (right - FRAME_MARGIN, bottom - FRAME_MARGIN),
+                         0.0), card_shaped=True)
+    back = np.linalg.inv(warp)
+    readings = []
+    for reading in _read_region(upright, paper_up, card, scale, on_plaza=False):
+        frame = cv2.perspectiveTransform((reading.frame * scale).reshape(-1, 1, 2), back)
+        readings.append(replace(_rejudged(replace(reading, frame=frame.reshape(4, 2) / scale),
+                                          reading.probabilities, reading.colour_confidence),
+                                second_look=reading.second_look))
+    return readings
 
 
 GRID_SLACK = 0.35  # card widths plus heights a place may lie off a Plaza place (a tilted photo)

@@ -723,6 +723,11 @@ def test_a_lone_card_lit_dimly_in_a_corner_is_read():
     # left the 2 joined to a piece of its side, too tall to pair with the 1, and the card was
     # missed.
     (6027, "hand", Card(Colour.BLACK, 12)),
+    # The Yellow 12 and the turned Yellow 11 of the same hand, under strong tilt: their numerals
+    # touch the inner frame and cut the paper inside it into pieces, none a card's outline, and
+    # both were missed; the paper's outer outline, a quadrilateral, is read rectified now.
+    (6027, "hand", Card(Colour.YELLOW, 12)),
+    (6027, "hand", Card(Colour.YELLOW, 11)),
     # Fresh tuning seed 4025 (FreeSerifBold, double frame, 3 MP, blurred): the lone cards'
     # outlines were the paper inside their printed frames, the thin band outside the frames'
     # lines lost; the frames' inner lines, broken, were one blob with the 1s touching them, and
@@ -1329,6 +1334,12 @@ def no_card_read_wrong(photo, reading) -> None:
     # was a sure Brown 9, and the true Brown 9 was left unsure (P1); a thinned typical red
     # explains it about as well now.
     (7058, "legal", Card(BR, 9)),
+    # Tuning seed 7007 (a hand, strong tilt): the Black 1's outline, a quadrilateral whose sides
+    # are 1.7 times apart, was no lone card's rectangle; read as a piece in its rectangle, the 1
+    # found no card's paper round it, and the card was missed. Read rectified in its outline now.
+    (7007, "hand", Card(BK, 1)),
+    # Tuning seed 4055 (a hand, tilted, 2 MP): so the Brown 3, left unsure in its rectangle.
+    (4055, "hand", Card(BR, 3)),
 ])
 def test_a_card_once_misread_or_dropped_is_read_right(seed, kind, card):
     photo = render_plaza_unseen.render_photo(seed, kind=kind)
