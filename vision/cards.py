@@ -412,6 +412,7 @@ def _read_unread_paper(normalised: np.ndarray, paper: np.ndarray, found: list[_R
 
 
 HAND_CARD_ASPECT = (1.1, 2.0)  # long over short side of a hand card's outline, under tilt
+OUTLINE_SIZES = (1 / 3, 3.0)  # a hand card's outline area, over the sure cards' median area
 
 
 def _read_outlined(normalised: np.ndarray, paper: np.ndarray, found: list[_Reading],
@@ -423,12 +424,19 @@ def _read_outlined(normalised: np.ndarray, paper: np.ndarray, found: list[_Readi
     into pieces (seed 6027). The paper, its thin lines bridged and its ink filled in, still
     outlines the card: that quadrilateral is warped onto an upright card and read there. Only
     places no sure card covers are looked at, and only sure readings are kept: an outline can
-    be the table's."""
-    centres = [r.frame.mean(axis=0) * scale for r in found if isinstance(r.item, SeenCard)]
+    be the table's. With two sure cards or more, an outline must be of their size (within
+    OUTLINE_SIZES of their median area; tilt makes far cards smaller): a checked cloth's
+    squares, seen aslant, have a card's outline too."""
+    sure = [r.frame * scale for r in found if isinstance(r.item, SeenCard)]
+    centres = [frame.mean(axis=0) for frame in sure]
+    areas = [cv2.contourArea(frame.astype(np.float32)) for frame in sure]
+    card_area = float(np.median(areas)) if len(areas) >= 2 else None
     more = []
     for outline in _card_outlines(paper):
-        if not any(cv2.pointPolygonTest(outline, (float(x), float(y)), False) >= 0
-                                   for x, y in centres):
+        card_sized = card_area is None or \
+            OUTLINE_SIZES[0] < cv2.contourArea(outline) / card_area < OUTLINE_SIZES[1]
+        if card_sized and not any(cv2.pointPolygonTest(outline, (float(x), float(y)), False) >= 0
+                                  for x, y in centres):
             more += [reading for reading in _read_rectified(normalised, paper, outline, scale)
                      if isinstance(reading.item, SeenCard)]
     return more
@@ -436,13 +444,16 @@ def _read_outlined(normalised: np.ndarray, paper: np.ndarray, found: list[_Readi
 
 def _card_outlines(paper: np.ndarray) -> list[np.ndarray]:
     """Convex quadrilaterals of paper (working pixels, corners in turn) with a hand card's
-    HAND_CARD_ASPECT: the outer outlines of the half-size paper mask, closed over thin lines."""
+    HAND_CARD_ASPECT: the outer outlines of the half-size paper mask, closed over thin lines.
+    Not of paper the photo's edge cuts: that has lost its own outline (a pale table's)."""
     closed = cv2.morphologyEx(paper, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     outlines = []
     for contour in contours:
         area = cv2.contourArea(contour)
-        if area < (max(paper.shape) / 120) ** 2:
+        x, y, w, h = cv2.boundingRect(contour)
+        if area < (max(paper.shape) / 120) ** 2 or min(x, y) <= 1 \
+                or x + w >= paper.shape[1] - 1 or y + h >= paper.shape[0] - 1:
             continue
         hull = cv2.convexHull(contour)
         corners = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True)
