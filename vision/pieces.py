@@ -33,6 +33,10 @@ LIGHTNESS_WEIGHT = 0.5  # uneven light and glare change the table's lightness mo
 LIGHTNESS_SLACK = 6.0  # (weighted Lab units)
 QUANTUM = 1.5  # colours this close share one distance computation
 LARGEST_SHARE = 0.2  # parts smaller than this share of the largest are specks or glare
+TABLE_COLOURED = 0.9  # a part with this share of its pixels of the table's colours is print by
+# its grain alone
+SOLID = 0.65  # a piece (body, tabs and blanks) fills 0.75-0.9 of its convex hull, a fragment of
+# one under light 0.7 and more
 SEED = 7
 
 
@@ -362,21 +366,28 @@ def segment(photo: MaskPhoto, sample: np.ndarray, smallest: float = 0.002) -> Pi
     if printed[parts].any():
         twins = _twins(photo.lab, labels, stats, parts & ~printed, margin)
         parts[[part for pair in twins for part in pair]] = False
-        # where the grain finds a piece's print, a part found by colour alone, with no print in
-        # it, with the cloth's weave (WEAVE), and not outlined by a cut most of the way round
-        # is the cloth: a check of a colour the border crosses too rarely for a table colour (a
-        # tartan's crossing), or light on the weave; glare fades the weave smoother than the
-        # table's, but never to the noise (AT_NOISE), as a piece's print is
-        smoothest, roughest = photo.weave
+        # where the grain finds a piece's print, a part not outlined by a cut most of the way
+        # round is the cloth when found by colour alone, with no print in it, and with the
+        # cloth's weave (WEAVE): a check of a colour the border crosses too rarely for a table
+        # colour (a tartan's crossing), or light on the weave. Glare fades the weave smoother
+        # than the table's, but never to the noise (AT_NOISE), as a piece's print is; so faded,
+        # it is the cloth too when its colours are all the table's (TABLE_COLOURED), only its
+        # smoothness had made it print, and it is no piece's shape (SOLID: the cloth between a
+        # polka's dots)
         rim = (mask > cv2.erode(mask, np.ones((3, 3), np.uint8))).ravel()
         near_cut = cv2.dilate(photo.cuts.astype(np.uint8), np.ones((5, 5), np.uint8)).ravel()
         around = np.bincount(labels.ravel()[rim], minlength=count)
         cut = 2 * np.bincount(labels.ravel()[rim], near_cut[rim], minlength=count) > around
-        for part in np.flatnonzero(parts & ~printed & ~cut):
+        table_coloured = np.bincount(labels.ravel(), (distance <= margin).ravel(),
+                                     minlength=count) >= TABLE_COLOURED * area
+        smoothest, roughest = photo.weave
+        for part in np.flatnonzero(parts & ~cut & (~printed | table_coloured)):
             inside = labels == part
             grain = np.median(photo.grain[inside])
             faded = grain < smoothest and np.median(photo.excess[inside]) >= AT_NOISE
-            parts[part] = not (smoothest <= grain <= roughest or faded)
+            woven = not printed[part] and smoothest <= grain <= roughest
+            faded &= not printed[part] or _solidity(inside) < SOLID
+            parts[part] = not (woven or faded)
     keep = parts & (area >= LARGEST_SHARE * area[parts].max(initial=0))
     bare = keep[labels].astype(np.uint8)  # by lookup table: np.isin sorts
     if twins:
@@ -384,6 +395,14 @@ def segment(photo: MaskPhoto, sample: np.ndarray, smallest: float = 0.002) -> Pi
     mask = fill_holes(bare)
     return Pieces(mask, bare, photo.factor, orientation(mask) if mask.any() else 0.0,
                   centres[table], margin, photo.smooth)
+
+
+def _solidity(region: np.ndarray) -> float:
+    """The region's area, holes filled, as a share of its convex hull's."""
+    filled = fill_holes(region)
+    outlines, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = cv2.contourArea(cv2.convexHull(np.concatenate(outlines)))
+    return float(filled.sum() / max(hull, 1.0))
 
 
 TWIN = 1.25  # two parts this alike in area, width and height (ratio) are one shape
