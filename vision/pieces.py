@@ -215,9 +215,10 @@ def _fine_texture(work: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
     grain's power at mask size, to read the grain beyond the camera's noise from
     (_beyond_noise). A cloth's colours may be any piece's, but its weave is rougher than
     print."""
-    grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    detail = cv2.GaussianBlur(grey, (0, 0), NOISE_SCALE) \
-        - cv2.GaussianBlur(grey, (0, 0), GRAIN_SCALE)
+    grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)  # kept in 8 bits: a quarter of the memory
+    level = grey.astype(np.float32)
+    detail = cv2.GaussianBlur(level, (0, 0), NOISE_SCALE) - cv2.GaussianBlur(level, (0, 0),
+                                                                              GRAIN_SCALE)
     power, _ = at_mask_size(detail * detail)
     texture, sharp = (np.sqrt(cv2.GaussianBlur(power, (0, 0), blur))
                       for blur in (GRAIN_BLUR, SHARP_GRAIN_BLUR))
@@ -226,12 +227,12 @@ def _fine_texture(work: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
 
 def _beyond_noise(grey: np.ndarray, power: np.ndarray) -> np.ndarray:
     """The grain beyond what the camera's noise puts in its band, as a share of the noise's own
-    grain there, at mask size (`power`: the grain's power at mask size). Noise is the same on
-    print and cloth, but light fades the weave and not the noise: under glare a cloth's grain
-    falls below the table's but stays beyond the noise, where a piece's print, which has only
-    the noise, has none. The noise is read at each place (NOISE_KERNEL) and its share in the
-    grain's band is that of the photo's flattest part."""
-    residual = cv2.filter2D(grey, -1, NOISE_KERNEL)
+    grain there, at mask size (`grey`: the work photo's, 8 bits; `power`: the grain's power at
+    mask size). Noise is the same on print and cloth, but light fades the weave and not the
+    noise: under glare a cloth's grain falls below the table's but stays beyond the noise,
+    where a piece's print, which has only the noise, has none. The noise is read at each place
+    (NOISE_KERNEL) and its share in the grain's band is that of the photo's flattest part."""
+    residual = cv2.filter2D(grey.astype(np.float32), -1, NOISE_KERNEL)
     noise, _ = at_mask_size(residual * residual)
     wide = cv2.GaussianBlur(power, (0, 0), NOISE_RATIO_BLUR) \
         / np.maximum(cv2.GaussianBlur(noise, (0, 0), NOISE_RATIO_BLUR), 1e-6)
