@@ -26,6 +26,8 @@ from vision.jigsaw import (
 from vision.matching import to_work
 from vision.photo import decode_photo
 from vision.pieces import (
+    _distinct_colours,
+    _twins,
     find_pieces,
     mask_photo,
     orientation,
@@ -492,3 +494,32 @@ def test_structure_is_the_colour_correlation_whatever_the_brightness_and_each_ch
         assert structure[cell] == pytest.approx(expected, abs=1e-4)
     flat = cells.Body(np.full((1, size, size, 3), 120, np.float32), weight)
     assert np.abs(cells.scores(flat, bank).structure()).max() < 1e-6  # no pattern: no structure
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([(2, 3, 4), (40, 60, 80), (512, 512, 512)]),
+       st.integers(0, 400))
+def test_distinct_colours_are_each_code_once_in_order_with_each_pixels_row(seed, box, count):
+    # found by counting in a small box of codes, by sorting in a large one: the same either way
+    rng = np.random.default_rng(seed)
+    codes = (rng.integers(0, box, (count, 3)) + rng.integers(0, 513 - max(box), 3)).astype(np.int32)
+    colours, where = _distinct_colours(codes.reshape(count, 1, 3))
+    expected = np.unique(codes, axis=0)
+    assert np.array_equal(colours, expected) and colours.dtype == np.int32
+    assert where.shape == (count, 1)
+    assert np.array_equal(colours[where[:, 0]], codes)
+
+
+def test_twins_are_the_pairs_of_plain_parts_alike_in_shape_and_colour():
+    # a cloth's checks repeat: two squares of one colour are twins; a square of another colour,
+    # a larger one, and a part with print (not plain) are no one's twin
+    lab = np.zeros((60, 200, 3), np.float32)
+    labels = np.zeros((60, 200), np.int32)
+    for part, (x, side, colour) in enumerate([(5, 20, 50), (40, 20, 52), (75, 20, 90),
+                                              (110, 30, 50), (150, 20, 50)], start=1):
+        labels[10:10 + side, x:x + side] = part
+        lab[10:10 + side, x:x + side] = colour
+    stats = np.array([[0, 0, 200, 60, 0]] + [[x, 10, side, side, side * side] for x, side in
+                                             [(5, 20), (40, 20), (75, 20), (110, 30), (150, 20)]])
+    plain = np.array([False, True, True, True, True, False])  # part 5 shows print
+    assert _twins(lab, labels, stats, plain, margin=10.0) == [(1, 2)]
