@@ -366,30 +366,40 @@ def _seam_grid(work: np.ndarray, corners: np.ndarray, states: list[CellState]
     present = np.array([state != "missing" for state in states]).reshape(GRID, GRID)
     frame = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]]) * GRID * cell + margin
     side, reach = GRID * cell + 2 * margin, int(SEAM_SEARCH * cell)
+    # the straight stretches of every band's sides (rows along the lines, in the frame) and the
+    # columns each line's seam is sought in
+    bands = [band for band in range(GRID) for _ in SEAM_STRAIGHT]
+    starts, stops = (np.array([int(margin + (band + shares[end]) * cell)
+                               for band in range(GRID) for shares in SEAM_STRAIGHT])
+                     for end in (0, 1))
+    windows = margin + np.arange(GRID + 1)[:, None] * cell + np.arange(-reach, reach + 1)
     for _ in range(SEAM_ROUNDS):
         to_work = cv2.getPerspectiveTransform(frame, np.float32(corners))
-        grey = cv2.warpPerspective(work, to_work, (side, side),
-                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                   borderMode=cv2.BORDER_REPLICATE).astype(np.float32).mean(2)
+        colour = cv2.warpPerspective(work, to_work, (side, side),
+                                     flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                     borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+        grey = (colour[..., 0] + colour[..., 1] + colour[..., 2]) / np.float32(3)  # mean(2), faster
         grey = cv2.GaussianBlur(grey, (0, 0), SEAM_BLUR)
         across = [_thin_lines(grey), _thin_lines(grey.T)]  # vertical lines; horizontal ones
         expected, found = [], []
         for axis, edges in enumerate(across):
             beside = present if axis == 0 else present.T  # [band, cell along the band]
+            # each stretch's profile across every line's reach at once: its rows summed once
+            profiles = np.stack([edges[start:stop].sum(0) for start, stop
+                                 in zip(starts, stops, strict=True)])[:, windows]
+            typical = np.median(profiles, axis=2)
             for line in range(GRID + 1):
-                for band in range(GRID):
+                for stretch, band in enumerate(bands):
                     if not (beside[band, max(line - 1, 0)] and beside[band, min(line, GRID - 1)]):
                         continue
-                    for low, high in SEAM_STRAIGHT:
-                        start, stop = (int(margin + (band + share) * cell) for share in (low, high))
-                        centre = margin + line * cell
-                        profile = edges[start:stop, centre - reach:centre + reach + 1].sum(0)
-                        if profile.max() <= SEAM_CLEAR * np.median(profile):
-                            continue  # no line stands out: a seam closed tight, or no seam
-                        at = centre - reach + _peak(profile)
-                        middle = (start + stop) / 2
-                        expected.append((centre, middle) if axis == 0 else (middle, centre))
-                        found.append((at, middle) if axis == 0 else (middle, at))
+                    profile = profiles[stretch, line]
+                    if profile.max() <= SEAM_CLEAR * typical[stretch, line]:
+                        continue  # no line stands out: a seam closed tight, or no seam
+                    centre = margin + line * cell
+                    at = centre - reach + _peak(profile)
+                    middle = (starts[stretch] + stops[stretch]) / 2
+                    expected.append((centre, middle) if axis == 0 else (middle, centre))
+                    found.append((at, middle) if axis == 0 else (middle, at))
         if len(found) < SEAM_LEAST:
             return None
         fitted, agree = cv2.findHomography(np.float32(expected), np.float32(found), cv2.RANSAC,
