@@ -207,7 +207,9 @@ FLATTEST = 2  # (percentile) the photo's flattest part, a piece's plain print, h
 EXCESS_BLUR = 2.0  # (mask pixels) the grain beyond noise is averaged over this: noise's
 # own grain cancels out only over a few pixels
 AT_NOISE = 0.7  # (share of the noise's grain) print's grain beyond the noise averages 0.3-0.55
-# of it, a cloth's weave under glare 1 and more
+# of it, a cloth's under glare 1 and more
+LOUDEST = 1.15  # (noise RMS against the table's) print in shade reads 0.8-1.1 of the table's
+# noise, glare 1.7-3: shade lowers noise, but the estimate wanders by a tenth
 WEAVE = (25, 95)  # (percentiles of the border ring's grain) a cloth's own weave reads between
 # these: a part smoother than most of the table (a flat piece on a polka cloth, whose smooth
 # ground is rare and rough dot edges common) is no weave
@@ -215,45 +217,50 @@ WEAVE = (25, 95)  # (percentiles of the border ring's grain) a cloth's own weave
 
 def _fine_texture(work: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The photo's fine grain at mask size: the local RMS of its grey detail between NOISE_SCALE
-    and GRAIN_SCALE, over GRAIN_BLUR and over SHARP_GRAIN_BLUR; and the grey photo and that
-    grain's power at mask size, to read the grain beyond the camera's noise from
-    (_beyond_noise). A cloth's colours may be any piece's, but its weave is rougher than
-    print."""
-    grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)  # kept in 8 bits: a quarter of the memory
-    level = grey.astype(np.float32)
-    detail = cv2.GaussianBlur(level, (0, 0), NOISE_SCALE) - cv2.GaussianBlur(level, (0, 0),
-                                                                              GRAIN_SCALE)
+    and GRAIN_SCALE, over GRAIN_BLUR and over SHARP_GRAIN_BLUR, and that grain beyond the
+    camera's noise and the noise's loudness (_beyond_noise). A cloth's colours may be any
+    piece's, but its weave is rougher than print."""
+    grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    detail = cv2.GaussianBlur(grey, (0, 0), NOISE_SCALE) \
+        - cv2.GaussianBlur(grey, (0, 0), GRAIN_SCALE)
     power, _ = at_mask_size(detail * detail)
     texture, sharp = (np.sqrt(cv2.GaussianBlur(power, (0, 0), blur))
                       for blur in (GRAIN_BLUR, SHARP_GRAIN_BLUR))
-    return texture, sharp, grey, power
+    return texture, sharp, *_beyond_noise(grey, power)
 
 
-def _beyond_noise(grey: np.ndarray, power: np.ndarray) -> np.ndarray:
+def _beyond_noise(grey: np.ndarray, power: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The grain beyond what the camera's noise puts in its band, as a share of the noise's own
-    grain there, at mask size (`grey`: the work photo's, 8 bits; `power`: the grain's power at
-    mask size). Noise is the same on print and cloth, but light fades the weave and not the
-    noise: under glare a cloth's grain falls below the table's but stays beyond the noise,
-    where a piece's print, which has only the noise, has none. The noise is read at each place
-    (NOISE_KERNEL) and its share in the grain's band is that of the photo's flattest part."""
-    residual = cv2.filter2D(grey.astype(np.float32), -1, NOISE_KERNEL)
+    grain there, and the noise's RMS against the table's (its border ring's median), at mask
+    size (`power`: the grain's power at mask size). Noise is the same on print and cloth, but a
+    shadow dims the weave and not the noise: in shade a cloth's grain falls towards the noise
+    and a piece's print, which has only the noise, no longer reads much smoother; beyond the
+    noise, print has none and the weave its own. The noise is read at each place (NOISE_KERNEL)
+    and its share in the grain's band is that of the photo's flattest part."""
+    residual = cv2.filter2D(grey, -1, NOISE_KERNEL)
     noise, _ = at_mask_size(residual * residual)
     wide = cv2.GaussianBlur(power, (0, 0), NOISE_RATIO_BLUR) \
         / np.maximum(cv2.GaussianBlur(noise, (0, 0), NOISE_RATIO_BLUR), 1e-6)
-    noise = float(np.percentile(wide, FLATTEST)) * cv2.GaussianBlur(noise, (0, 0), EXCESS_BLUR)
+    noise = cv2.GaussianBlur(noise, (0, 0), EXCESS_BLUR)
+    loudness = np.sqrt(noise / max(float(np.median(border_ring(noise))), 1e-6))
+    noise *= float(np.percentile(wide, FLATTEST))
     excess = np.maximum(cv2.GaussianBlur(power, (0, 0), EXCESS_BLUR) - noise, 0)
-    return np.sqrt(excess / np.maximum(noise, 1e-6))
+    return np.sqrt(excess / np.maximum(noise, 1e-6)), loudness
 
 
-def smooth_regions(texture: np.ndarray, sharp: np.ndarray) -> np.ndarray:
+def smooth_regions(texture: np.ndarray, sharp: np.ndarray, excess: np.ndarray,
+                   loudness: np.ndarray) -> np.ndarray:
     """What the photo's grain marks as piece whatever its colour, at mask size (uint8 0/1):
     regions much smoother than the table's border (see SMOOTHER), grown over the grain their
     outline shows, and kept only when that outline is a ridge of grain most of the way round
     (RIDGE), then grown over what a sharper look shows as print and up the ridge to just short
     of its crest, the cut (_climb); specks dropped. Once per photo: every segmentation of it
-    reuses them. `texture` and `sharp` are the photo's grain (_fine_texture)."""
+    reuses them. `texture`, `sharp`, `excess` and `loudness` are the photo's grain and noise
+    (_fine_texture): a region is smooth by its grain, or by its grain beyond the noise in shade
+    (_at_noise)."""
     table = border_ring(texture)
-    smooth = (texture < SMOOTHER * np.percentile(table, 5)).astype(np.uint8)
+    smooth = (texture < SMOOTHER * np.percentile(table, 5)).astype(np.uint8) \
+        | _at_noise(excess, loudness)
     smooth = cv2.morphologyEx(smooth, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     reach = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * SMOOTH_REACH + 1,) * 2)
     grown = cv2.dilate(smooth, reach)
@@ -272,6 +279,29 @@ def smooth_regions(texture: np.ndarray, sharp: np.ndarray) -> np.ndarray:
     reached[labels[regions > 0]] = True
     reached[0] = False
     return _climb(reached[labels].astype(np.uint8), sharp)
+
+
+def _at_noise(excess: np.ndarray, loudness: np.ndarray) -> np.ndarray:
+    """Regions (uint8 0/1) whose grain beyond the noise (_beyond_noise) is below SMOOTHER of the
+    table's smoothest (its border ring's 5th percentile) and, over the region, below AT_NOISE
+    of the noise's own, with noise no louder than the table's (LOUDEST): print in shade. Glare
+    on a cloth fades its weave too, but not to the noise; glare on glass or shiny print fades
+    what grain there is as shade does, but its noise is no camera noise of the table's (it reads
+    two or three times louder), and shade only lowers noise. None when the table's smoothest
+    shows no more than AT_NOISE beyond the noise (a blurred photo, a plain cloth): then grain
+    beyond the noise tells print from nothing."""
+    table = float(np.percentile(border_ring(excess), 5))
+    if table < AT_NOISE:
+        return np.zeros(excess.shape, np.uint8)
+    faint = (excess < SMOOTHER * table).astype(np.uint8)
+    faint = cv2.morphologyEx(faint, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, labels = cv2.connectedComponents(faint, connectivity=8)
+    area = np.maximum(np.bincount(labels.ravel(), minlength=count), 1)
+    level, loud = (np.bincount(labels.ravel(), plane.ravel(), minlength=count) / area
+                   for plane in (excess, loudness))
+    plain = (level < AT_NOISE) & (loud <= LOUDEST)
+    plain[0] = False
+    return plain[labels].astype(np.uint8)
 
 
 def _climb(regions: np.ndarray, texture: np.ndarray) -> np.ndarray:
@@ -307,20 +337,12 @@ class MaskPhoto:
     """A photo at mask size, prepared once for every segmentation of it (a count segments one
     photo many times, with the table sampled in different places): its colours (lab_of),
     photo pixels per mask pixel, what its grain marks as piece (smooth_regions), that grain
-    (_fine_texture, over GRAIN_BLUR), and the grey photo and its grain's power at mask size,
-    for the grain beyond the noise (excess)."""
+    (_fine_texture, over GRAIN_BLUR) and the grain beyond the noise (_beyond_noise)."""
     lab: np.ndarray
     factor: float
     smooth: np.ndarray
     grain: np.ndarray
-    grey: np.ndarray
-    power: np.ndarray
-
-    @cached_property
-    def excess(self) -> np.ndarray:
-        """The grain beyond the camera's noise (_beyond_noise): only a plain part that may be
-        glare on a cloth asks for it, so most photos never read it."""
-        return _beyond_noise(self.grey, self.power)
+    excess: np.ndarray
 
     @cached_property
     def quantised(self) -> tuple[np.ndarray, np.ndarray]:
@@ -357,8 +379,9 @@ class MaskPhoto:
 def mask_photo(work: np.ndarray) -> MaskPhoto:
     """The photo (any size) reduced to MASK_LONG_SIDE and prepared for segmenting."""
     small, factor = at_mask_size(work)
-    texture, sharp, grey, power = _fine_texture(work)
-    return MaskPhoto(lab_of(small), factor, smooth_regions(texture, sharp), texture, grey, power)
+    texture, sharp, excess, loudness = _fine_texture(work)
+    return MaskPhoto(lab_of(small), factor, smooth_regions(texture, sharp, excess, loudness),
+                     texture, excess)
 
 
 def segment(photo: MaskPhoto, sample: np.ndarray, smallest: float = 0.002) -> Pieces:
