@@ -613,6 +613,24 @@ def test_small_numerals_beside_a_card_are_no_index_of_it():
     assert _without_indices([near, far]) == [near, far]
 
 
+@pytest.mark.parametrize(("large_ink", "large_sure", "kept"), [
+    # Tuning seed 5025: a pale line of the table read as an unsure 1 taller than a card, around
+    # a sure Black 1 whose ink is far darker: an index is printed in its card's ink, and its
+    # thinner strokes blur paler, not darker.
+    ((0.62, 0.55, 0.51), False, True),
+    ((0.2, 0.2, 0.17), False, False),  # the card's own numeral, read unsure: still its index
+    ((0.62, 0.55, 0.51), True, False),  # a sure numeral paled by glare: still its index
+])
+def test_a_sure_numeral_far_darker_than_a_pale_unsure_one_around_it_is_no_index(
+        large_ink, large_sure, kept):
+    small = replace(placed(sure_numeral(1, 0, 0), 0, 0), glyph=60.0,
+                    ink=np.array((0.12, 0.13, 0.08)))
+    centre = small.frame.mean(axis=0)
+    large = _judged((small.frame - centre) * 2 + centre, small.probabilities, BK,
+                    1.0 if large_sure else 0.5, np.array(large_ink), 150.0)
+    assert _without_indices([large, small]) == ([large, small] if kept else [large])
+
+
 def test_a_large_reading_of_another_number_hides_no_card():
     # A check of the tablecloth read as a huge 1 covers whole cards: an index repeats its
     # card's number, so the 4 inside it is no index of it.
@@ -714,6 +732,9 @@ def test_a_card_with_a_typical_numeral_keeps_the_typical_size():
     # kept by JPEG at half the resolution, read greyer from their own pixels: the brown row
     # read as black and the reds as between red and brown, nine cards unsure (_ink_rgb).
     (7025, "illegal"),
+    # Tuning seed 5025 (2 MP): a pale line read as an unsure 1 taller than a card hid the
+    # sure Black 1 inside it as its corner index, and the Black 1 was missed (_far_darker).
+    (5025, "illegal"),
 ])
 def test_every_card_of_a_hard_photo_is_read(seed, kind):
     photo = render_plaza_unseen.render_photo(seed, kind=kind)
