@@ -2461,7 +2461,7 @@ def _card_from(numeral: _Numeral, upright: np.ndarray, ink: np.ndarray, labels: 
     x0, y0, x1, y1 = _card_box(numeral, card_size)
     box = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
     frame = (box @ back[:, :2].T + back[:, 2]) / scale
-    rgb = _ink_rgb(upright, ink, labels, numeral, scale)
+    rgb = _ink_rgb(upright, ink, labels, numeral)
     deck = _DECK.get()
     colour, colour_confidence = (classify_ink(rgb, deck.ink_lab if deck else None) if rgb is not None
                                  else (Colour.BLACK, 0.0))
@@ -2685,13 +2685,10 @@ def _lab(rgb: np.ndarray) -> np.ndarray:
 # many working pixels wide around them (see _ink_rgb).
 INK_BAND = 3
 LUMA = np.array([0.114, 0.587, 0.299])  # a BGR colour's lightness (JPEG's luma weights)
-# JPEG keeps colour in blocks of 2 x 2 photo pixels, smoothed over the next block when decoded:
-# a stroke this many photo pixels wide or more keeps its own colour at its core.
-SMEARED = 10.0
 
 
-def _ink_rgb(upright: np.ndarray, ink: np.ndarray, labels: np.ndarray, numeral: _Numeral,
-             scale: float = 1.0) -> np.ndarray | None:
+def _ink_rgb(upright: np.ndarray, ink: np.ndarray, labels: np.ndarray, numeral: _Numeral
+             ) -> np.ndarray | None:
     """A numeral's ink, RGB relative to its card's paper white. JPEG keeps a photo's colour at
     half its resolution (and blur and downscaling spread it too) while its lightness stays
     sharp: a thin stroke's hue smears into the paper beside it, and its darkest pixels alone
@@ -2699,8 +2696,7 @@ def _ink_rgb(upright: np.ndarray, ink: np.ndarray, labels: np.ndarray, numeral: 
     unseen tuning seed 7025). Blur moves ink but keeps its sum, so the ink's hue is the
     darkening summed over the strokes and a band of INK_BAND pixels around them (other ink
     left out), against the card's paper just beyond the band; its depth is that of the
-    strokes' darker half. Thick strokes, and numerals smaller than SHAPED: the darker half
-    alone."""
+    strokes' darker half. Smaller than SHAPED: the darker half alone."""
     x, y, w, h = (int(v) for v in numeral.box)
     reach = INK_BAND + 2
     x0, y0 = max(0, x - reach), max(0, y - reach)
@@ -2712,11 +2708,10 @@ def _ink_rgb(upright: np.ndarray, ink: np.ndarray, labels: np.ndarray, numeral: 
         return None
     pixels = upright[y0:y1, x0:x1].astype(np.float64)
     darkest = pixels[strokes][inkness >= np.percentile(inkness, 50)].mean(axis=0)
-    # A stroke SMEARED wide keeps its colour at its core: summed with the paper around it, a
-    # 12 MP brown numeral read as black (unseen tuning seed 6019). A numeral under SHAPED pixels
-    # tall is a corner index read alone: its ink, made clear, let it hold its card's place
-    # before the card's numeral was read (seed 6046, 1 MP: two cards missed, three unsure).
-    if h < SHAPED or _stroke(strokes) >= SMEARED * scale:
+    # A numeral under SHAPED pixels tall is a corner index read alone (its shape barely
+    # readable): its ink, made clear, let it hold its card's place before the card's numeral
+    # was read (unseen tuning seed 6046, 1 MP: two cards missed, three unsure).
+    if h < SHAPED:
         return darkest[::-1]
     other = _grown((window > 0) & ~strokes, 2)
     band = _grown(strokes, INK_BAND) & ~other
