@@ -2696,7 +2696,7 @@ def _ink_rgb(upright: np.ndarray, ink: np.ndarray, labels: np.ndarray, numeral: 
     unseen tuning seed 7025). Blur moves ink but keeps its sum, so the ink's hue is the
     darkening summed over the strokes and a band of INK_BAND pixels around them (other ink
     left out), against the card's paper just beyond the band; its depth is that of the
-    strokes' darker half. Smaller than SHAPED: the darker half alone."""
+    strokes' darker half."""
     x, y, w, h = (int(v) for v in numeral.box)
     reach = INK_BAND + 2
     x0, y0 = max(0, x - reach), max(0, y - reach)
@@ -2708,11 +2708,6 @@ def _ink_rgb(upright: np.ndarray, ink: np.ndarray, labels: np.ndarray, numeral: 
         return None
     pixels = upright[y0:y1, x0:x1].astype(np.float64)
     darkest = pixels[strokes][inkness >= np.percentile(inkness, 50)].mean(axis=0)
-    # A numeral under SHAPED pixels tall is a corner index read alone (its shape barely
-    # readable): its ink, made clear, let it hold its card's place before the card's numeral
-    # was read (unseen tuning seed 6046, 1 MP: two cards missed, three unsure).
-    if h < SHAPED:
-        return darkest[::-1]
     other = _grown((window > 0) & ~strokes, 2)
     band = _grown(strokes, INK_BAND) & ~other
     ring = _grown(strokes, INK_BAND + 2) & ~_grown(strokes, INK_BAND) & ~other
