@@ -2681,50 +2681,17 @@ def _lab(rgb: np.ndarray) -> np.ndarray:
                      200 * (f[:, 1] - f[:, 2])], axis=1)
 
 
-# Blur moves ink but keeps its sum: a numeral's colour is summed over its strokes and a band this
-# many working pixels wide around them (see _ink_rgb).
-INK_BAND = 3
-LUMA = np.array([0.114, 0.587, 0.299])  # a BGR colour's lightness (JPEG's luma weights)
-
-
 def _ink_rgb(upright: np.ndarray, ink: np.ndarray, labels: np.ndarray, numeral: _Numeral
              ) -> np.ndarray | None:
-    """A numeral's ink, RGB relative to its card's paper white. JPEG keeps a photo's colour at
-    half its resolution (and blur and downscaling spread it too) while its lightness stays
-    sharp: a thin stroke's hue smears into the paper beside it, and its darkest pixels alone
-    read a greyer ink (at 2 MP a brown row read as black, reds as between red and brown:
-    unseen tuning seed 7025). Blur moves ink but keeps its sum, so the ink's hue is the
-    darkening summed over the strokes and a band of INK_BAND pixels around them (other ink
-    left out), against the card's paper just beyond the band; its depth is that of the
-    strokes' darker half."""
+    """A numeral's ink (its darker half of stroke pixels), RGB relative to the paper white."""
     x, y, w, h = (int(v) for v in numeral.box)
-    reach = INK_BAND + 2
-    x0, y0 = max(0, x - reach), max(0, y - reach)
-    x1, y1 = min(labels.shape[1], x + w + reach), min(labels.shape[0], y + h + reach)
-    window = labels[y0:y1, x0:x1]
+    window = labels[y:y + h, x:x + w]
     strokes = np.isin(window, numeral.labels)
-    inkness = ink[y0:y1, x0:x1][strokes]
+    inkness = ink[y:y + h, x:x + w][strokes]
     if inkness.size == 0:
         return None
-    pixels = upright[y0:y1, x0:x1].astype(np.float64)
-    darkest = pixels[strokes][inkness >= np.percentile(inkness, 50)].mean(axis=0)
-    other = _grown((window > 0) & ~strokes, 2)
-    band = _grown(strokes, INK_BAND) & ~other
-    ring = _grown(strokes, INK_BAND + 2) & ~_grown(strokes, INK_BAND) & ~other
-    if not ring.any():
-        return darkest[::-1]
-    paper = np.median(pixels[ring], axis=0)
-    summed = (paper - pixels[band]).sum(axis=0)
-    if LUMA @ summed <= 0:
-        return darkest[::-1]
-    depth = summed * (LUMA @ (paper - darkest)) / (LUMA @ summed)
-    return np.clip(1 - depth / np.maximum(paper, 1e-3), 0, 1)[::-1]
-
-
-def _grown(mask: np.ndarray, reach: int) -> np.ndarray:
-    """A boolean mask grown by `reach` pixels every way (a disc)."""
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
-    return cv2.dilate(mask.astype(np.uint8), disc) > 0
+    core = inkness >= np.percentile(inkness, 50)
+    return upright[y:y + h, x:x + w][strokes][core].mean(axis=0)[::-1]
 
 
 def classify_ink(rgb: np.ndarray, deck: Mapping[Colour, np.ndarray] | None = None,
