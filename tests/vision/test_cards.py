@@ -1329,6 +1329,11 @@ def no_card_read_wrong(photo, reading) -> None:
     # was a sure Brown 9, and the true Brown 9 was left unsure (P1); a thinned typical red
     # explains it about as well now.
     (7058, "legal", Card(BR, 9)),
+    # Tuning seed 6053 (2 MP): the Yellow 6 and the Green 3 lay beside cards read unsure at
+    # first and settled on the grid (P5) only after the row-gap look, which had started from
+    # the cards sure by then: no look started beside them, and both were missed.
+    (6053, "illegal", Card(Y, 6)),
+    (6053, "illegal", Card(G, 3)),
 ])
 def test_a_card_once_misread_or_dropped_is_read_right(seed, kind, card):
     photo = render_plaza_unseen.render_photo(seed, kind=kind)
