@@ -1366,6 +1366,11 @@ def no_card_read_wrong(photo, reading) -> None:
     (7007, "hand", Card(BK, 1)),
     # Tuning seed 4055 (a hand, tilted, 2 MP): so the Brown 3, left unsure in its rectangle.
     (4055, "hand", Card(BR, 3)),
+    # Tuning seed 6053 (2 MP): the Yellow 6 and the Green 3 lay beside cards read unsure at
+    # first and settled on the grid (P5) only after the row-gap look, which had started from
+    # the cards sure by then: no look started beside them, and both were missed.
+    (6053, "illegal", Card(Y, 6)),
+    (6053, "illegal", Card(G, 3)),
 ])
 def test_a_card_once_misread_or_dropped_is_read_right(seed, kind, card):
     photo = render_plaza_unseen.render_photo(seed, kind=kind)
