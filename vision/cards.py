@@ -835,10 +835,10 @@ def _beside_settled_cards(small: np.ndarray, found: list[_Reading], scale: float
     """The Plaza's readings, with the cards read beside those the grid settled (P5) after the
     row-gap look (_read_row_gaps, its places read so far in `looked`): a settled card's row runs
     on past it as a sure card's does (unseen tuning seed 6053: a Yellow 6 and a Green 3 beside
-    cards the grid settled were missed). What is read there is judged as
-    the first look's readings were (the deck's inks, slant, row, grid) and may settle more: the
-    look is repeated until it reads no more, at most once per card of the deck. The readings
-    found before are not judged again. Only cards of the pack's size are looked beside: a corner
+    cards the grid settled were missed). What is read there is judged as the first
+    look's readings were (the deck's inks, slant, row, grid) and may settle more: the look is
+    repeated until it reads no more, at most once per card of the deck. The readings found
+    before are not judged again. Only cards of the pack's size are looked beside: a corner
     index the grid settled, or read beside another, reads the next card's index, and such a
     chain of indices props itself up against _alike_in_size (unseen seed 4010 at 1600 × 1200)."""
     for _ in range(len(COLOURS) * 12):

@@ -207,7 +207,7 @@ FLATTEST = 2  # (percentile) the photo's flattest part, a piece's plain print, h
 EXCESS_BLUR = 2.0  # (mask pixels) the grain beyond noise is averaged over this: noise's
 # own grain cancels out only over a few pixels
 AT_NOISE = 0.7  # (share of the noise's grain) print's grain beyond the noise averages 0.3-0.55
-# of it, a cloth's under glare 1 and more
+# of it, a cloth's weave under glare 1 and more
 LOUDEST = 1.15  # (noise RMS against the table's) print in shade reads 0.8-1.1 of the table's
 # noise, glare 1.7-3: shade lowers noise, but the estimate wanders by a tenth
 WEAVE = (25, 95)  # (percentiles of the border ring's grain) a cloth's own weave reads between
@@ -466,7 +466,8 @@ def _twins(lab: np.ndarray, labels: np.ndarray, stats: np.ndarray, plain: np.nda
     size = stats[candidates][:, [cv2.CC_STAT_AREA, cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT]
                              ].astype(np.float64)
     colours = colours[candidates]
-    # every pair at once: a busy cloth has hundreds of plain parts
+    # every pair at once: a busy cloth has hundreds of plain parts (at most 1 / `smallest`
+    # of segment, so the pairs' arrays stay small)
     alike = np.all(np.maximum(size[:, None], size[None]) <= TWIN * np.minimum(size[:, None],
                                                                                size[None]), -1)
     alike &= np.sqrt(((colours[:, None] - colours[None]) ** 2).sum(-1)) < margin
