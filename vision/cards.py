@@ -1135,7 +1135,7 @@ def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, sca
     angles = [region.rect[2]]
     if not region.card_shaped:  # a block's outline is ragged: its edges tell the axes better
         edges = _edge_angle(normalised, region)
-        if abs((edges - angles[0] + 45) % 90 - 45) > 4:
+        if _degrees_off(edges, angles[0]) > 4:
             angles.append(edges)
         # On a Plaza, cards lie along the rows' axis (P5), which the lone cards' outlines tell:
         # a pale table's region holding a lone card can have neither its rectangle nor its
@@ -1145,8 +1145,7 @@ def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, sca
         # region is read along the rows too; not a piece whose frame reaches half a card
         # beyond it (_margin): turned to the rows, its edge cut a 6 to a sure 1 (seed 6008).
         if axis is not None and _margin(region, on_plaza, card_width) == FRAME_MARGIN \
-                and all(abs((math.degrees(axis) - angle + 45) % 90 - 45) >= ASLANT
-                        for angle in angles):
+                and all(_degrees_off(math.degrees(axis), angle) >= ASLANT for angle in angles):
             angles.append(math.degrees(axis))
 
     def best_frame(ruled: bool) -> list[_Reading]:
@@ -1157,9 +1156,7 @@ def _read_region(normalised: np.ndarray, paper: np.ndarray, region: _Region, sca
         for angle in angles:
             for turn in (0.0, 90.0):
                 # The frame's rows run along (cos, sin) of its angle in the photo.
-                if axis is not None and \
-                        abs((math.radians(angle + turn) - axis + math.pi / 2) % math.pi
-                            - math.pi / 2) > math.pi / 4:
+                if axis is not None and _degrees_off(angle + turn, math.degrees(axis), 180) > 45:
                     continue
                 cards, plain_score = _read_upright(normalised, paper, region, angle + turn,
                                                    scale, on_plaza, card_width, ruled)
@@ -1187,6 +1184,12 @@ def _six_or_nine(reading: _Reading) -> bool:
     """A clear 6 or 9 of unknown way up: a card's shape (a picture can notch its outline), left
     for its place on the Plaza to settle (P5)."""
     return _six_or_nine_shape(reading.probabilities) >= 0.9 and reading.colour_confidence >= 0.5
+
+
+def _degrees_off(angle: float, other: float, period: float = 90.0) -> float:
+    """How many degrees apart two directions are, the same every `period` degrees (a frame's
+    axes repeat every 90°, a row's direction every 180°)."""
+    return abs((angle - other + period / 2) % period - period / 2)
 
 
 def _edge_angle(normalised: np.ndarray, region: _Region) -> float:
