@@ -329,6 +329,9 @@ def check_fit(photo: np.ndarray, picture: Picture | None) -> FitVerdict:
         return _why_not_joined(work, pair, gap, placed, by_features, picture)
     if by_features.fit and not joined:  # the outlines do not show the seam closed: retake
         return FitVerdict(None, "unsure", 0.0, False, by_features.pieces)
+    if by_features.fit is None and placed is not None and _only_spotted(work, pair, gap) \
+            and placed.clearly_fit():
+        return FitVerdict(True, "fit", 0.6, False, _body_outlines(pair, placed, factor))
     if by_features.fit is None and placed is not None:
         # the outlines cannot say whether the seam is closed, but the picture may say clearly
         # that the pair is no fit whatever the seam (turned, not neighbours, another picture)
@@ -369,8 +372,24 @@ def _joined(work: np.ndarray, pair: Pair | None, gap: SeamGap | None) -> bool | 
         return False
     if pair.seam < SEAM_CLOSED or pair.level > LEVEL_IN_LINE or gap.width > GAP_CLOSED:
         return None
+    return True if _cut_runs(work, pair) else None
+
+
+def _only_spotted(work: np.ndarray, pair: Pair | None, gap: SeamGap | None) -> bool:
+    """Is the seam closed but for spots of the band the mask reads as table (SEAM_OPEN up to
+    SEAM_CLOSED), with every other sign of a join: bodies in line, no table across the seam read
+    finer, a cut line along it? Print of the table's colours beside the cut, whose grain the cut
+    hides, leaves such spots; so does a blank left open by a tab that is not its own (a wrong
+    neighbour), which the outline cannot tell from them: the picture must."""
+    return pair is not None and gap is not None and SEAM_OPEN <= pair.seam < SEAM_CLOSED \
+        and pair.level <= LEVEL_IN_LINE and gap.width <= GAP_CLOSED \
+        and pair.narrowest >= NARROWEST and _cut_runs(work, pair)
+
+
+def _cut_runs(work: np.ndarray, pair: Pair) -> bool:
+    """Does a cut line run along the pair's whole common side (CUT_SEEN, CUT_CONTRAST)?"""
     cut, around = seam_cut(work, pair)
-    return True if cut >= max(CUT_SEEN, CUT_CONTRAST * around) else None
+    return cut >= max(CUT_SEEN, CUT_CONTRAST * around)
 
 
 # Bodies in line (level up to LEVEL_OUT) whose gap varies along the seam by more than this share
@@ -609,6 +628,15 @@ class _PairPlacement:
         kept[fit[0], fit[1]] = True  # the first body kept, the second moved
         kept[:, :, fit[2], fit[3]] = True  # the second kept, the first moved
         return self.rival(kept)
+
+    def clearly_fit(self) -> bool:
+        """Do both bodies look like their cells in the best placing that makes the pair fit, and
+        does that placing beat every other explanation by CLEARLY?"""
+        if not self.consistent.any() or self.contradiction():
+            return False
+        fit = self.best(self.consistent)
+        return bool(max(self.first[fit], self.second[fit]) <= LOOKS_LIKE
+                    and self.total[self.rival()] - self.total[fit] >= CLEARLY)
 
     def verdict(self, outlines: tuple[Outline, ...]) -> FitVerdict:
         """The verdict on a pair whose outlines are joined along one full side."""

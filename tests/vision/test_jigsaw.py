@@ -287,6 +287,16 @@ def test_t4_bodies_only_loosely_like_their_cells_are_unsure_when_another_placing
     assert (verdict.fit, verdict.reason) == (None, "unsure")
 
 
+@pytest.mark.parametrize(("fit", "rival", "clearly"), [
+    (LOOKS_LIKE - 0.05, LOOKS_LIKE - 0.05 + CLEARLY, True),
+    (LOOKS_LIKE - 0.05, LOOKS_LIKE - 0.05 + CLEARLY / 2 - 0.01, False),
+    (LOOKS_LIKE + 0.02, 0.45, False),
+])
+def test_t4_a_seam_spotted_in_the_mask_is_settled_only_by_a_clear_placing(fit, rival, clearly):
+    # the outline cannot tell print of the table's colours at the cut from a blank left open
+    assert placement(fit, rival).clearly_fit() is clearly
+
+
 def test_t4_bodies_unlike_their_cells_are_never_a_fit():
     verdict = placement(LOOSELY + 0.02, 0.45).verdict(())
     assert verdict.fit is not True
