@@ -20,6 +20,7 @@ from companion.games.plaza_cards import COLOURS, Card, Colour, check_layout
 from companion.ui.plaza_photo import check_plaza_photo
 from tests.vision import render_plaza_unseen
 from tests.vision.render_plaza import render_photo, tuning_typefaces
+from vision import cards
 from vision.cards import (
     DECK_INK,
     REJECT,
@@ -1366,6 +1367,10 @@ def no_card_read_wrong(photo, reading) -> None:
     (7007, "hand", Card(BK, 1)),
     # Tuning seed 4055 (a hand, tilted, 2 MP): so the Brown 3, left unsure in its rectangle.
     (4055, "hand", Card(BR, 3)),
+    # Tuning seed 6023 (a hand on a gingham, striped card stock): the cloth's pale squares
+    # touching the Brown 7 joined its paper, whose outline was then no card's; it is outlined
+    # on the paper without the squares now (_without_pattern).
+    (6023, "hand", Card(BR, 7)),
     # Tuning seed 6053 (2 MP): the Yellow 6 and the Green 3 lay beside cards read unsure at
     # first and settled on the grid (P5) only after the row-gap look, which had started from
     # the cards sure by then: no look started beside them, and both were missed.
@@ -1377,6 +1382,38 @@ def test_a_card_once_misread_or_dropped_is_read_right(seed, kind, card):
     reading = (read_hand if kind == "hand" else read_plaza)(decode_photo(photo.jpeg))
     no_card_read_wrong(photo, reading)
     assert card in {seen.card for seen in reading.cards}
+
+
+@pytest.mark.skipif(not render_plaza_unseen.unseen_typefaces(),
+                    reason=render_plaza_unseen.MISSING_FONTS)
+def test_a_hand_card_read_rectified_is_read_along_its_own_axes(monkeypatch):
+    # Tuning seed 3031 (a hand, sepia light): the Black 5, rectified in its outline, read as an
+    # unsure 5 upright and, lying sideways in the frame across the card, as a sure Black 1 that
+    # only the upright frame's higher score kept out. Every frame looked at in a rectified card
+    # is along its axes now, so no frame reads another card for sure.
+    photo = render_plaza_unseen.render_photo(3031, kind="hand")
+    looked: list = []  # what each frame of a rectified card reads
+    rectified = {"now": False}
+    read_rectified_as_is, read_upright_as_is = cards._read_rectified, cards._read_upright
+
+    def read_rectified(*arguments, **options):
+        rectified["now"] = True
+        try:
+            return read_rectified_as_is(*arguments, **options)
+        finally:
+            rectified["now"] = False
+
+    def read_upright(*arguments, **options):
+        read, score = read_upright_as_is(*arguments, **options)
+        if rectified["now"]:
+            looked.extend(reading.item for reading in read)
+        return read, score
+
+    monkeypatch.setattr(cards, "_read_rectified", read_rectified)
+    monkeypatch.setattr(cards, "_read_upright", read_upright)
+    read_hand(decode_photo(photo.jpeg))
+    assert looked, "the Black 5 is read rectified"
+    assert {item.card for item in looked if isinstance(item, SeenCard)} <= {Card(BK, 5)}
 
 
 @pytest.mark.skipif(not render_plaza_unseen.unseen_typefaces(),
