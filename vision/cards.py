@@ -814,9 +814,7 @@ def _read_row_gaps(small: np.ndarray, found: list[_Reading], scale: float,
         top = reading.frame[1] - reading.frame[0]
         down = reading.frame[3] - reading.frame[0]
         width = float(np.linalg.norm(top))
-        # Along the row, a step of the row's spacing, not of the card's own frame (_row_spacing).
-        spacing = _row_spacing(sure, reading) or width
-        for step in (spacing * top / width, -spacing * top / width, pitch * down, -pitch * down):
+        for step in (top, -top, pitch * down, -pitch * down):
             place = reading.frame + step
             centre = place.mean(axis=0)
             if _held(centre, centres + looked, width):
@@ -909,26 +907,8 @@ def _down(along: np.ndarray) -> np.ndarray:
     return np.array([-along[1], along[0]])
 
 
-def _row_spacing(sure: list[_Reading], reading: _Reading) -> float | None:
-    """How far apart (photo pixels) the cards of the sure `reading`'s row lie beside it: cards
-    in a row touch (P5), so the spacing of the row's sure cards of near numbers, over the three
-    pairs nearest to it (a tilted camera makes the far cards smaller); None without such a
-    pair. A card's own frame is sized from its numeral and can be short (a narrow 1, a
-    shadow's edge across its paper): a step of its width lands off the next card."""
-    row = [r for r in sure if r.item.card.colour is reading.item.card.colour]
-    centre = reading.frame.mean(axis=0)
-    pairs = []
-    for one, other in itertools.combinations(row, 2):
-        apart = abs(one.item.card.number - other.item.card.number)
-        if 0 < apart <= 2:
-            ends = one.frame.mean(axis=0), other.frame.mean(axis=0)
-            pairs.append((float(np.linalg.norm((ends[0] + ends[1]) / 2 - centre)),
-                          float(np.linalg.norm(ends[0] - ends[1])) / apart))
-    return float(np.median([spacing for _, spacing in sorted(pairs)[:3]])) if pairs else None
-
-
 def _place_at(centre: np.ndarray, along: np.ndarray, size: tuple[float, float]
-                ) -> np.ndarray:
+              ) -> np.ndarray:
     """The corners of a place `size` (width, height) at `centre`, its rows along the unit vector
     `along`, in the order of a frame along the rows."""
     return centre + np.array([(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]) \
@@ -942,9 +922,10 @@ def _read_crossings(small: np.ndarray, found: list[_Reading], scale: float,
     columns stay straight lines. A card two places from any sure card is beyond the row-gap
     look (_read_row_gaps); where sure cards of its colour and sure cards of its number both lie
     and no card is read at the crossing, the place is read as a lone card against its own white
-    (_read_place). It counts only read for sure as that very
-    card, of the pack's numeral size: the place may be table. At most one place per card of the
-    deck; the centres of the places read are added to `looked`, and those in it are not read."""
+    (_read_place), sized as the row's and the column's cards were read. It counts only read for
+    sure as that very card, of the pack's numeral size: the place may be table. At most one
+    place per card of the deck; the centres of the places read are added to `looked`, and
+    those in it are not read."""
     sure = [r for r in found if isinstance(r.item, SeenCard)]
     axis = _row_axis(sure)
     if axis is None:
