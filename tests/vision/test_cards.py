@@ -711,6 +711,9 @@ def test_a_card_with_a_typical_numeral_keeps_the_typical_size():
     # Tuning seed 5025 (2 MP): a pale line read as an unsure 1 taller than a card hid the
     # sure Black 1 inside it as its corner index, and the Black 1 was missed (_far_darker).
     (5025, "illegal"),
+    # Tuning seed 4054: the Brown 1 lay two places from any sure card, beyond the look beside
+    # them; it reads where the Brown row and the column of 1s cross (P5, _read_crossings).
+    (4054, "legal"),
 ])
 def test_every_card_of_a_hard_photo_is_read(seed, kind):
     photo = render_plaza_unseen.render_photo(seed, kind=kind)
