@@ -845,7 +845,9 @@ def _beside_settled_cards(small: np.ndarray, found: list[_Reading], scale: float
     """The Plaza's readings, with the cards read beside those the grid settled (P5) after the
     row-gap look (_read_row_gaps, its places read so far in `looked`): a settled card's row runs
     on past it as a sure card's does (unseen tuning seed 6053: a Yellow 6 and a Green 3 beside
-    cards the grid settled were missed). What is read there is judged as the first
+    cards the grid settled were missed). Where nothing more is read beside the cards, the places
+    where known rows and columns cross are read (_read_crossings): a card two places from any
+    sure card (unseen tuning seed 4054: a Brown 1). What is read there is judged as the first
     look's readings were (the deck's inks, slant, row, grid) and may settle more: the look is
     repeated until it reads no more, at most once per card of the deck. The readings found
     before are not judged again. Only cards of the pack's size are looked beside: a corner
@@ -855,6 +857,8 @@ def _beside_settled_cards(small: np.ndarray, found: list[_Reading], scale: float
         later: list[_Reading] = []
         beside = _parted(_read_row_gaps(small, _alike_in_size(found), scale, looked), later)
         beside = _with_second_looks(found + beside, later)[len(found):]
+        if not beside:  # nothing more beside the cards: then where rows and columns cross
+            beside = _read_crossings(small, _alike_in_size(found), scale, looked)
         if not beside:
             break
         hopeful = frozenset(id(r.frame) for r in beside if not isinstance(r.item, SeenCard))
@@ -904,6 +908,94 @@ def _held(centre: np.ndarray, centres: list[np.ndarray], width: float) -> bool:
     return any(np.linalg.norm(centre - other) < 0.6 * width for other in centres)
 
 
+def _unit(vector: np.ndarray) -> np.ndarray:
+    return vector / np.linalg.norm(vector)
+
+
+def _down(along: np.ndarray) -> np.ndarray:
+    """The direction down a frame's columns, its rows running along the unit vector `along`."""
+    return np.array([-along[1], along[0]])
+
+
+def _place_at(centre: np.ndarray, along: np.ndarray, size: tuple[float, float]
+              ) -> np.ndarray:
+    """The corners of a place `size` (width, height) at `centre`, its rows along the unit vector
+    `along`, in the order of a frame along the rows."""
+    return centre + np.array([(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]) \
+        @ np.array([size[0] * along, size[1] * _down(along)])
+
+
+def _read_crossings(small: np.ndarray, found: list[_Reading], scale: float,
+                    looked: list[np.ndarray]) -> list[_Reading]:
+    """Cards read where a known row and a known column cross: P5 puts a card where the row of
+    its colour and the column of its number cross, and under a camera's perspective rows and
+    columns stay straight lines. A card two places from any sure card is beyond the row-gap
+    look (_read_row_gaps); where sure cards of its colour and sure cards of its number both lie
+    and no card is read at the crossing, the place is read as a lone card against its own white
+    (_read_place), sized as the row's and the column's cards were read. It counts only read for
+    sure as that very card, of the pack's numeral size: the place may be table. At most one
+    place per card of the deck; the centres of the places read are added to `looked`, and
+    those in it are not read."""
+    sure = [r for r in found if isinstance(r.item, SeenCard)]
+    axis = _row_axis(sure)
+    if axis is None:
+        return []
+    centres = np.array([r.frame.mean(axis=0) for r in sure])
+    held = [r.frame.mean(axis=0) for r in found]
+    read = {r.item.card for r in sure}
+    more: list[_Reading] = []
+    for colour, number in itertools.product(COLOURS, range(1, 13)):
+        row = [i for i, r in enumerate(sure) if r.item.card.colour is colour]
+        column = [i for i, r in enumerate(sure) if r.item.card.number == number]
+        if not row or not column or Card(colour, number) in read:
+            continue
+        centre = _crossing(sure, centres, row, column)
+        if centre is None:
+            continue
+        # Sized as the row's and the column's cards were read: a place wider than its card
+        # takes in table beyond the card's edges, and no card reads there.
+        frames = np.array([sure[i].frame for i in row + column])
+        width = float(np.median(np.linalg.norm(frames[:, 1] - frames[:, 0], axis=1)))
+        if _held(centre, held + looked, width):
+            continue
+        looked.append(centre)
+        glyph = float(np.median([sure[i].glyph for i in row + column]))
+        along = _unit(sure[row[0]].frame[1] - sure[row[0]].frame[0])
+        size = (width, float(np.median(np.linalg.norm(frames[:, 3] - frames[:, 0], axis=1))))
+        for new in _read_place(small, _place_at(centre, along, size), scale, axis):
+            if new.item.card == Card(colour, number) and _of_the_packs_size(new.glyph, glyph) \
+                    and np.linalg.norm(new.frame.mean(axis=0) - centre) < 0.5 * width:
+                more.append(new)
+                held.append(new.frame.mean(axis=0))
+                break
+    return more
+
+
+def _crossing(sure: list[_Reading], centres: np.ndarray, row: list[int], column: list[int]
+              ) -> np.ndarray | None:
+    """Where the line through the sure cards `row` (indices into `sure`, of one colour) crosses
+    the line through those of `column` (of one number); a line through one card runs along its
+    frame's rows (or columns). None where the lines run nearly alike."""
+    lines = []
+    for members, side in ((row, 1), (column, 3)):
+        points = centres[members]
+        middle = points.mean(axis=0)
+        frame = sure[members[0]].frame
+        direction = _unit(frame[side] - frame[0])
+        if len(members) >= 2:
+            # The line's direction is the points' main axis, when they spread along it.
+            _, spread, axes = np.linalg.svd(points - middle, full_matrices=False)
+            if spread[0] > 0.5 * np.linalg.norm(frame[side] - frame[0]):
+                direction = axes[0]
+        lines.append((middle, direction))
+    (row_point, row_way), (column_point, column_way) = lines
+    ways = np.stack([row_way, -column_way], axis=1)
+    if abs(np.linalg.det(ways)) < 0.5:  # more than 30° from square: no grid
+        return None
+    t, _ = np.linalg.solve(ways, column_point - row_point)
+    return row_point + t * row_way
+
+
 # Where a corner index's centre lies on its card, in from the card's nearer sides: shares of the
 # card's width and height (decks print it about 12% and 8% in).
 INDEX_IN = (0.12, 0.08)
@@ -933,16 +1025,14 @@ def _read_by_index(dropped: list[_Reading], kept: list[_Reading], small: np.ndar
         if not isinstance(index.item, SeenCard) or index.glyph >= SMALLEST_NUMERAL * glyph \
                 or _held(centre, centres, width):
             continue
-        along = (index.frame[1] - index.frame[0]) / np.linalg.norm(index.frame[1] - index.frame[0])
-        down = np.array([-along[1], along[0]])  # the frame's rows run along, its columns down
-        size = np.array([width, width * CARD_ASPECT])
+        along = _unit(index.frame[1] - index.frame[0])
+        size = (width, width * CARD_ASPECT)
         reach = (0.5 - np.array(INDEX_IN)) * size
         turned = _upside_down(index.probabilities)
         for side in (1, -1):
-            offset = side * reach[0] * along + (-1 if turned else 1) * reach[1] * down
+            offset = side * reach[0] * along + (-1 if turned else 1) * reach[1] * _down(along)
             middle = centre + offset
-            place = middle + np.array([(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]) \
-                @ np.array([size[0] * along, size[1] * down])
+            place = _place_at(middle, along, size)
             if _held(middle, centres, width):
                 continue
             own_axis = axis if axis is not None else math.atan2(along[1], along[0])

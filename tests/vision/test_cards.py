@@ -42,6 +42,7 @@ from vision.cards import (
     _orient_six_or_nine,
     _PaperShare,
     _read_by_index,
+    _read_crossings,
     _read_place,
     _Reading,
     _recolour_by_deck,
@@ -711,6 +712,9 @@ def test_a_card_with_a_typical_numeral_keeps_the_typical_size():
     # Tuning seed 5025 (2 MP): a pale line read as an unsure 1 taller than a card hid the
     # sure Black 1 inside it as its corner index, and the Black 1 was missed (_far_darker).
     (5025, "illegal"),
+    # Tuning seed 4054: the Brown 1 lay two places from any sure card, beyond the look beside
+    # them; it reads where the Brown row and the column of 1s cross (P5, _read_crossings).
+    (4054, "legal"),
 ])
 def test_every_card_of_a_hard_photo_is_read(seed, kind):
     photo = render_plaza_unseen.render_photo(seed, kind=kind)
@@ -1175,6 +1179,13 @@ def test_an_unsure_place_beside_a_row_counts_only_where_the_grid_settles_it():
     assert [number_read(r) for r in _settle_on_grid(row + [six, blur])] == [3, 4, 5, 6, None]
 
 
+def sure_at(photo, cards) -> list[_Reading]:
+    """Sure readings of `cards` framed at their true corners, numerals 70 pixels tall (as the
+    Primer's photo prints them)."""
+    return [_judged(corners_of(photo, card).astype(float), sure_numeral(card.number, 0, 0)
+                    .probabilities, card.colour, 1.0, None, 70.0) for card in cards]
+
+
 def index_reading(photo, card: Card, read_as: Card) -> _Reading:
     """A sure reading, `read_as`, of the corner index at the card's own top-left (12% and 8%
     of the card in), small: 10 pixels tall."""
@@ -1193,9 +1204,7 @@ def test_a_card_is_found_beside_its_index_when_its_numeral_did_not_read():
     # card lies below and right of the index, where it reads as the 7 the index says; an index
     # read as another card finds nothing there.
     photo = _primer_photo()
-    kept = [_judged(corners_of(photo, card).astype(float), sure_numeral(card.number, 0, 0)
-                    .probabilities, card.colour, 1.0, None, 40.0)
-            for card in PRIMER_PLAZA if card != Card(R, 7)]
+    kept = sure_at(photo, [card for card in PRIMER_PLAZA if card != Card(R, 7)])
     found = _read_by_index([index_reading(photo, Card(R, 7), Card(R, 7))], kept, photo.image, 1.0,
                            True)
     assert [reading.item.card for reading in found] == [Card(R, 7)]
@@ -1210,11 +1219,27 @@ def test_in_a_hand_a_card_is_found_beside_its_index_along_the_index_itself():
     # card read sure sizes the pack.
     photo = _primer_photo()
     other = Card(BR, 8)
-    kept = [_judged(corners_of(photo, other).astype(float), sure_numeral(8, 0, 0).probabilities,
-                    BR, 1.0, None, 40.0)]
+    kept = sure_at(photo, [other])
     found = _read_by_index([index_reading(photo, Card(R, 7), Card(R, 7))], kept, photo.image,
                            1.0, False)
     assert [reading.item.card for reading in found] == [Card(R, 7)]
+
+
+@pytest.mark.parametrize("card", [Card(R, 6), Card(BR, 7)])
+def test_a_card_is_read_where_its_row_and_its_column_cross(card):
+    # P5: the Red 6 lies where the Red row (4, 5, 7 read) crosses the column of 6s (the Brown 6
+    # read), the Brown 7 where the Brown row (6, 8) crosses the 7s (the Red 7): the grid alone
+    # tells where to look. The rows' other crossings (Red 8, Yellow 4, Brown 4, ...) are bare
+    # table, and read no card.
+    photo = _primer_photo()
+    others = sure_at(photo, [other for other in PRIMER_PLAZA if other != card])
+    looked: list[np.ndarray] = []
+    found = _read_crossings(photo.image, others, 1.0, looked)
+    assert [reading.item.card for reading in found] == [card]
+    true_centre = corners_of(photo, card).mean(axis=0)
+    assert np.linalg.norm(found[0].frame.mean(axis=0) - true_centre) < 10
+    # Each crossing is looked at once: the places looked at are not read again.
+    assert _read_crossings(photo.image, others, 1.0, looked) == []
 
 
 def ink_unclear(number: int, colour: Colour, colour_confidence: float) -> _Reading:
