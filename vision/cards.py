@@ -1552,16 +1552,16 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
         x, y, w, h, area = (int(v) for v in stats[label])
         if area == 0:  # joined to another blob
             continue
-        flat = w >= 2.5 * h and h >= 2 and w >= 9  # perhaps the bar under a 6 or a 9
+        flat = w >= 2.5 * h and h >= 2 and w >= LEAST_DIGIT  # perhaps the bar under a 6 or a 9
         dot = _dot_like(w, h, area)  # perhaps the dot of a "6." or a "9."
-        if h < 9 and not flat and not dot or area < 0.08 * w * h:  # specks; a frame
+        if h < LEAST_DIGIT and not flat and not dot or area < 0.08 * w * h:  # specks; a frame
             continue
         if x <= 1 or y <= 1 or x + w >= width - 1 or y + h >= height - 1:
             cut.append((x, y, w, h, label))  # unreadable, but perhaps a digit of a number
             continue
         if not on_paper(x, y, w, h):  # the table
             continue
-        (blobs if h >= 9 or flat else dots).append((x, y, w, h, label))
+        (blobs if h >= LEAST_DIGIT or flat else dots).append((x, y, w, h, label))
     # A frame that the reading frame's edge cuts may hold a digit it touches too (unseen seed
     # 1011): freed, the digit is judged as any blob.
     freed, stats, labels = _freed_from_frames(blobs + cut, stats, labels)
@@ -1657,7 +1657,7 @@ def _freed_from_frames(blobs: list[Blob], stats: np.ndarray, labels: np.ndarray
     boxes = np.array([b[:4] for b in blobs], np.float64)
     x0, y0 = boxes[:, 0], boxes[:, 1]
     x1, y1 = x0 + boxes[:, 2], y0 + boxes[:, 3]
-    digits = (boxes[:, 3] >= 9) & (boxes[:, 2] >= 0.2 * boxes[:, 3])
+    digits = _digit_sized(boxes)
     freed: list[Blob] = []
     for x, y, w, h, label in blobs:
         # A numeral's digit is a quarter of its frame's height at least: a corner index inside
@@ -1764,8 +1764,7 @@ def _without_frames(blobs: list[Blob], stats: np.ndarray, labels: np.ndarray) ->
     boxes = np.array([b[:4] for b in blobs], np.float64)
     x0, y0 = boxes[:, 0], boxes[:, 1]
     x1, y1 = x0 + boxes[:, 2], y0 + boxes[:, 3]
-    # The narrowest 1 of 113 typefaces is 0.23 as wide as tall (see NARROW).
-    digits = (boxes[:, 3] >= 9) & (boxes[:, 2] >= 0.2 * boxes[:, 3])
+    digits = _digit_sized(boxes)
     frames = set()
     for i, (x, y, w, h, label) in enumerate(blobs):
         if stats[label, 4] > w * h / 6 or not np.count_nonzero(
@@ -2362,6 +2361,15 @@ def _top_stroke(digit: Blob, bars: list[Blob]) -> list[Blob]:
 def _a_line(box: Sequence[float]) -> bool:
     """Whether a box (x, y, w, h, ...) is too thin for any digit: a line (THINNEST)."""
     return box[2] < THINNEST * box[3]
+
+
+LEAST_DIGIT = 9  # (px) in a reading frame, shorter ink is a speck or a 6/9's mark, not a digit
+
+
+def _digit_sized(boxes: np.ndarray) -> np.ndarray:
+    """Which boxes (rows x, y, w, h) are sized as digits: LEAST_DIGIT tall and 0.2 as wide as
+    tall at least (the narrowest 1 of 113 typefaces is 0.23 as wide as tall)."""
+    return (boxes[:, 3] >= LEAST_DIGIT) & (boxes[:, 2] >= 0.2 * boxes[:, 3])
 
 
 def _digit_like(blob: Blob) -> bool:
