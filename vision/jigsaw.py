@@ -35,7 +35,7 @@ How it works, and why:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 import cv2
@@ -372,7 +372,8 @@ def _joined(work: np.ndarray, pair: Pair | None, gap: SeamGap | None) -> bool | 
         return False
     if pair.seam < SEAM_CLOSED or pair.level > LEVEL_IN_LINE or gap.width > GAP_CLOSED:
         return None
-    return True if _cut_runs(work, pair) else None
+    cut, around = seam_cut(work, pair)
+    return True if cut >= max(CUT_SEEN, CUT_CONTRAST * around) else None
 
 
 def _only_spotted(work: np.ndarray, pair: Pair | None, gap: SeamGap | None) -> bool:
@@ -381,15 +382,8 @@ def _only_spotted(work: np.ndarray, pair: Pair | None, gap: SeamGap | None) -> b
     finer, a cut line along it? Print of the table's colours beside the cut, whose grain the cut
     hides, leaves such spots; so does a blank left open by a tab that is not its own (a wrong
     neighbour), which the outline cannot tell from them: the picture must."""
-    return pair is not None and gap is not None and SEAM_OPEN <= pair.seam < SEAM_CLOSED \
-        and pair.level <= LEVEL_IN_LINE and gap.width <= GAP_CLOSED \
-        and pair.narrowest >= NARROWEST and _cut_runs(work, pair)
-
-
-def _cut_runs(work: np.ndarray, pair: Pair) -> bool:
-    """Does a cut line run along the pair's whole common side (CUT_SEEN, CUT_CONTRAST)?"""
-    cut, around = seam_cut(work, pair)
-    return cut >= max(CUT_SEEN, CUT_CONTRAST * around)
+    return pair is not None and SEAM_OPEN <= pair.seam < SEAM_CLOSED \
+        and _joined(work, replace(pair, seam=SEAM_CLOSED), gap) is True
 
 
 # Bodies in line (level up to LEVEL_OUT) whose gap varies along the seam by more than this share
