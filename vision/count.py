@@ -45,7 +45,8 @@ How it works, and why:
   or only its pattern, not its colour, picks its own cell: light draws patterns too), when
   no other cell whose content can be told from its own explains it better (but cells
   holding their own pieces: one piece cannot be two), its seams with its neighbours are
-  closed (a turned or moved piece does not interlock; a neighbour counted wrong vouches only
+  closed (a turned or moved piece does not interlock; a hole in a seam that shows the
+  picture's own print, of the table's colours, is no gap; a neighbour counted wrong vouches only
   when its own cell explains it best, as a wrong piece lying on top of its neighbours does
   not) and some cell of the reading is clearly right by its content (flat cells interlock on
   a grid laid wrong too). A flat cell is never clearly right by its colour alone: a flat
@@ -81,6 +82,8 @@ from vision.matching import (
 )
 from vision.pictures import Picture, check_image
 from vision.pieces import (
+    LIGHTNESS_SLACK,
+    LIGHTNESS_WEIGHT,
     SEED,
     TABLE_COLOURS,
     MaskPhoto,
@@ -707,8 +710,8 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
     # the same, and counting them right would undercharge the player
     anchored = verdicts.count("right") >= ANCHORS
     compared = [present[index] and visible[index] >= SEEN for index in range(GRID * GRID)]
-    states = _seams_decide(found, corners, bank, distances, distinct, verdicts, mines,
-                           compared, vouched, structured) if anchored \
+    states = _seams_decide(found, lying.photo.lab, corners, bank, distances, distinct,
+                           verdicts, mines, compared, vouched, structured) if anchored \
         else [verdict if verdict != "unsure" else "wrong" for verdict in verdicts]
     return _Reading(corners, states, fitness, verdicts.count("right"))
 
@@ -1007,7 +1010,7 @@ def _clear_of_foreign_tabs(index: int, verdicts: list[str]) -> np.ndarray:
     return keep
 
 
-def _seams_decide(found: Pieces, corners: np.ndarray, bank: cells.Bank,
+def _seams_decide(found: Pieces, lab: np.ndarray, corners: np.ndarray, bank: cells.Bank,
                   distances: list[np.ndarray], distinct: np.ndarray, verdicts: list[str],
                   mines: list[float], compared: list[bool], vouched: set[int],
                   structured: np.ndarray) -> list[CellState]:
@@ -1052,7 +1055,7 @@ def _seams_decide(found: Pieces, corners: np.ndarray, bank: cells.Bank,
     def judge(indices: list[int]) -> None:
         near = {other for index in indices for other in _neighbours(index) if leaning(other)}
         for index in indices:
-            states[index] = _by_seams(found, corners, index, verdicts, bank, near,
+            states[index] = _by_seams(found, lab, corners, index, verdicts, bank, near,
                                       DOUBTED_SEAMS if nearer_look_alike_unplaced(index) else 1)
 
     judge([index for index, verdict in enumerate(verdicts) if verdict == "unsure"])
@@ -1068,9 +1071,9 @@ def _neighbours(index: int) -> list[int]:
             if 0 <= r < GRID and 0 <= c < GRID]
 
 
-def _by_seams(found: Pieces, corners: np.ndarray, index: int, verdicts: list[str],
-              bank: cells.Bank, leaning: set[int] | frozenset[int] = frozenset(),
-              needed: int = 1) -> CellState:
+def _by_seams(found: Pieces, lab: np.ndarray, corners: np.ndarray, index: int,
+              verdicts: list[str], bank: cells.Bank,
+              leaning: set[int] | frozenset[int] = frozenset(), needed: int = 1) -> CellState:
     """A cell its content cannot place is right when its cut interlocks: its seam with every
     neighbour that is clearly right is closed, and it is closed with at least `needed`
     neighbours that are right or unsure too, or `leaning` (its own cell explains it best). A
@@ -1080,7 +1083,8 @@ def _by_seams(found: Pieces, corners: np.ndarray, index: int, verdicts: list[str
     for other in _neighbours(index):
         if verdicts[other] not in ("right", "unsure") and other not in leaning:
             continue
-        closed = _seam_closed(found, corners, divmod(index, GRID), divmod(other, GRID), bank)
+        closed = _seam_closed(found, lab, corners, divmod(index, GRID), divmod(other, GRID),
+                              bank)
         if not closed and verdicts[other] == "right":
             return "wrong"
         joined += closed
@@ -1094,7 +1098,7 @@ SEAM_SPAN = 0.4  # (cells) and this far along the side either way from its middl
 LEAST_TELLING = 0.3  # share of the band that must lie where the picture is unlike the table
 
 
-def _seam_closed(found: Pieces, corners: np.ndarray, cell: tuple[int, int],
+def _seam_closed(found: Pieces, lab: np.ndarray, corners: np.ndarray, cell: tuple[int, int],
                  neighbour: tuple[int, int], bank: cells.Bank) -> bool:
     """Is the band along the side two cells share all piece (at most HOLE of it table), once
     the cut line is closed? A blurred or light cut line, or a hair's gap, shows the table's
@@ -1102,7 +1106,9 @@ def _seam_closed(found: Pieces, corners: np.ndarray, cell: tuple[int, int],
     holes the size of a tab. The hole is measured only along the stretches where the picture
     (`bank`) is unlike the table on both sides of the seam: where it has the table's colours
     (a dark mat, a tartan), right pieces show them too. With too few such stretches to tell
-    by, the whole band is measured."""
+    by, the whole band is measured. A hole showing the picture's own print there, under the
+    light the band's pieces show, is print the mask calls table, not a gap (_print_showing;
+    `lab`: the photo's colours at mask size, lab_of)."""
     (row, col), (d_row, d_col) = cell, (neighbour[0] - cell[0], neighbour[1] - cell[1])
     middle = np.array([col + 0.5 + d_col / 2, row + 0.5 + d_row / 2])
     along, across = np.array([abs(d_row), abs(d_col)]), np.array([abs(d_col), abs(d_row)])
@@ -1131,8 +1137,51 @@ def _seam_closed(found: Pieces, corners: np.ndarray, cell: tuple[int, int],
     cut = 2 * int(CUT_WIDTH * side / 2) + 1
     x, y, width, height = cv2.boundingRect(band)
     reach = np.s_[max(0, y - cut):y + height + cut, max(0, x - cut):x + width + cut]
-    closed = cv2.morphologyEx(found.bare[reach], cv2.MORPH_CLOSE, np.ones((cut, cut), np.uint8))
+    kernel = np.ones((cut, cut), np.uint8)
+    closed = cv2.morphologyEx(found.bare[reach], cv2.MORPH_CLOSE, kernel)
+    holes = (telling[reach] > 0) & (closed == 0)
+    if holes.any():
+        # print the mask calls table is piece too; the cut line between it and the piece
+        # around it (and the blur of the print's edge) is closed as any cut line is
+        closed[holes] = _print_showing(found, lab[reach], corners, bank, holes,
+                                       (band[reach] > 0) & (found.bare[reach] > 0),
+                                       (reach[1].start, reach[0].start))
+        closed = cv2.morphologyEx(closed, cv2.MORPH_CLOSE, kernel)
     return bool(1 - closed[telling[reach] > 0].mean() <= HOLE)
+
+
+def _print_showing(found: Pieces, lab: np.ndarray, corners: np.ndarray, bank: cells.Bank,
+                   holes: np.ndarray, piece: np.ndarray, origin: tuple[int, int]) -> np.ndarray:
+    """(holes' pixels) True where a hole in a seam's band (`holes`, in `lab`: the photo's
+    colours at mask size, lab_of, from `origin` on) shows the picture's own print: its colour
+    is the picture's there (`bank`, laid on `corners`) under the light the band's `piece`
+    pixels show, within the segmentation's margin. Print of the table's colours (a dark mat's,
+    a tartan's) is no piece to the mask, yet right pieces show it; a gap shows the table where
+    the picture has other colours."""
+    if found.table is None or not piece.any():
+        return np.zeros(int(holes.sum()), bool)
+    to_grid = cv2.getPerspectiveTransform(
+        np.float32(corners), np.float32([[0, 0], [GRID, 0], [GRID, GRID], [0, GRID]]))
+    mosaic = cv2.cvtColor(np.clip(np.round(_mosaic_of(bank.cells)), 0, 255).astype(np.uint8),
+                          cv2.COLOR_BGR2Lab).astype(np.float32) * np.float32([LIGHTNESS_WEIGHT, 1, 1])
+
+    def picture_at(mask: np.ndarray) -> np.ndarray:
+        """The picture's colour (weighted Lab) at the pixels of `mask`, from the bank's
+        samples of the cell each lies in."""
+        rows, cols = np.nonzero(mask)
+        points = (np.stack([cols + origin[0], rows + origin[1]], -1) + 0.5) * found.factor
+        at = cv2.perspectiveTransform(np.float64(points)[None], to_grid)[0]
+        cell = np.clip(np.floor(at), 0, GRID - 1)
+        within = np.clip(((at - cell - cells.MARGIN) / (1 - 2 * cells.MARGIN)) * cells.SAMPLES
+                         - 0.5, 0, cells.SAMPLES - 1)
+        where = np.float32(cell * cells.SAMPLES + within)
+        return cv2.remap(mosaic, where[:, None, 0], where[:, None, 1], cv2.INTER_LINEAR)[:, 0]
+
+    light = np.median(lab[piece] - picture_at(piece), axis=0)
+    lit = picture_at(holes) + light
+    gap = lab[holes] - lit
+    lightness = np.maximum(np.abs(gap[:, 0]) - LIGHTNESS_SLACK, 0)
+    return np.sqrt(lightness ** 2 + gap[:, 1] ** 2 + gap[:, 2] ** 2) <= found.margin
 
 
 def _telling(found: Pieces, bank: cells.Bank, cell: tuple[int, int],

@@ -176,6 +176,12 @@ GRID_SIDE = 440
 PIECE_RED, TABLE_GREY = (40, 40, 200), (128, 128, 128)  # BGR
 
 
+def _photo_lab(found: Pieces) -> np.ndarray:
+    """The colours (lab_of) of a photo of `found`'s pieces, red, on a grey table."""
+    photo = np.where(found.bare[..., None] > 0, np.uint8(PIECE_RED), np.uint8(TABLE_GREY))
+    return lab_of(photo)
+
+
 def _picture_bank(grey: tuple[slice, slice] | None = None) -> cells.Bank:
     """The bank of a 400-pixel red picture, table grey in `grey` (rows, columns) if given."""
     image = np.full((400, 400, 3), PIECE_RED, np.uint8)
@@ -197,7 +203,7 @@ def test_t6_a_flat_piece_interlocking_with_a_right_neighbour_is_right():
     found, corners = _grid_pieces([])
     verdicts = ["unsure"] * 16
     verdicts[0] = "right"
-    assert count._by_seams(found, corners, 1, verdicts, FLAT_BANK) == "right"
+    assert count._by_seams(found, _photo_lab(found), corners, 1, verdicts, FLAT_BANK) == "right"
 
 
 def test_t6_a_flat_piece_whose_seam_with_a_right_neighbour_is_open_is_wrong():
@@ -205,7 +211,7 @@ def test_t6_a_flat_piece_whose_seam_with_a_right_neighbour_is_open_is_wrong():
     found, corners = _grid_pieces([(0, 1)])
     verdicts = ["unsure"] * 16
     verdicts[0] = "right"
-    assert count._by_seams(found, corners, 1, verdicts, FLAT_BANK) == "wrong"
+    assert count._by_seams(found, _photo_lab(found), corners, 1, verdicts, FLAT_BANK) == "wrong"
 
 
 def test_a_cut_line_showing_the_table_along_a_seam_leaves_it_closed():
@@ -215,21 +221,22 @@ def test_a_cut_line_showing_the_table_along_a_seam_leaves_it_closed():
     found.bare[20:420, 219:222] = 0  # 3 pixels wide, the whole side between columns 1 and 2
     verdicts = ["unsure"] * 16
     verdicts[1] = "right"
-    assert count._by_seams(found, corners, 2, verdicts, FLAT_BANK) == "right"
+    assert count._by_seams(found, _photo_lab(found), corners, 2, verdicts, FLAT_BANK) == "right"
 
 
 def test_t6_a_seam_open_only_towards_a_wrong_neighbour_says_nothing_against_the_piece():
     found, corners = _grid_pieces([(1, 2)])
     verdicts = ["unsure"] * 16
     verdicts[0], verdicts[2] = "right", "wrong"
-    assert count._by_seams(found, corners, 1, verdicts, FLAT_BANK) == "right"
+    assert count._by_seams(found, _photo_lab(found), corners, 1, verdicts, FLAT_BANK) == "right"
 
 
 def test_t6_a_hole_where_the_picture_is_piece_coloured_opens_the_seam():
     found, corners = _grid_pieces([(0, 1)])
     verdicts = ["unsure"] * 16
     verdicts[0] = "right"
-    assert count._by_seams(_on_grey_table(found), corners, 1, verdicts, FLAT_BANK) == "wrong"
+    assert count._by_seams(_on_grey_table(found), _photo_lab(found), corners, 1, verdicts,
+                           FLAT_BANK) == "wrong"
 
 
 @pytest.mark.parametrize("grey, expected", [
@@ -244,8 +251,32 @@ def test_t6_table_coloured_picture_at_a_seam(grey, expected):
     found, corners = _grid_pieces([(0, 1)])
     verdicts = ["unsure"] * 16
     verdicts[0] = "right"
-    assert count._by_seams(_on_grey_table(found), corners, 1, verdicts,
+    assert count._by_seams(_on_grey_table(found), _photo_lab(found), corners, 1, verdicts,
                            _picture_bank(grey)) == expected
+
+
+@pytest.mark.parametrize("gap, expected", [
+    # the picture is the table's grey along most of the seam between cells 0 and 1: right
+    # pieces show that print, which the mask calls table, so most of the band is holes; each
+    # shows the picture's own colour there, and the seam is closed
+    (False, "right"),
+    # a tab that does not interlock shows the table where the picture is red: a gap
+    (True, "wrong"),
+], ids=["table-coloured-print-in-the-holes", "a-gap-where-the-print-is-red"])
+def test_t6_a_hole_showing_the_pictures_own_print_is_no_gap(gap, expected):
+    picture = np.full((400, 400, 3), PIECE_RED, np.uint8)
+    picture[:75, 75:125] = TABLE_GREY
+    photo = np.full((GRID_SIDE, GRID_SIDE, 3), TABLE_GREY, np.uint8)
+    photo[20:420, 20:420] = picture
+    if gap:
+        cv2.circle(photo, (120, 102), 8, TABLE_GREY, -1)
+    bare = np.any(photo != np.uint8(TABLE_GREY), axis=-1).astype(np.uint8)
+    found = _on_grey_table(Pieces(bare, bare, 1.0, 0.0))
+    corners = np.float64([[20, 20], [420, 20], [420, 420], [20, 420]])
+    verdicts = ["wrong"] * 16
+    verdicts[0] = "right"
+    assert count._by_seams(found, lab_of(photo), corners, 1, verdicts,
+                           cells.bank(picture)) == expected
 
 
 @pytest.mark.parametrize("leaning, needed, expected", [
@@ -264,7 +295,8 @@ def test_t6_a_flat_piece_among_neighbours_counted_wrong(leaning, needed, expecte
     found, corners = _grid_pieces([])
     verdicts = ["wrong"] * 16
     verdicts[5] = "unsure"
-    assert count._by_seams(found, corners, 5, verdicts, FLAT_BANK, leaning, needed) == expected
+    assert count._by_seams(found, _photo_lab(found), corners, 5, verdicts, FLAT_BANK, leaning,
+                           needed) == expected
 
 
 # ---------------------------------------------------------------- rendered table photos
@@ -314,10 +346,16 @@ def test_t6_rendered_rectangles_are_counted_exactly_cell_by_cell(names, seed):
     # 104004 (gradient-2 on tartan, 13-16 bad pieces): the border alone placed the grid 0.30 of
     # a cell off, the seams 0.14; the wrong piece beside a right one (cell 9) stays wrong
     (104_004, 10),
+    # 103016 (gradient-2 on tartan): the picture's flat print has the cloth's colours along
+    # many seams, and the mask calls it table; holes showing the print there are no gaps, so a
+    # flat right piece's seams close, while a turned piece among right ones (cell 7) stays wrong
+    (103_016, 3),
+    (103_016, 7),
 ], ids=["only-its-pattern-places-it", "a-flat-look-alikes-piece", "another-pictures-flat-piece",
         "a-turned-flat-corner", "a-right-piece-at-its-own-brightness",
         "a-wrong-piece-on-a-grid-the-seams-moved", "a-wrong-piece-on-a-tartan",
-        "a-right-piece-on-a-tartan-under-glare", "a-wrong-piece-beside-a-right-one-seams-moved"])
+        "a-right-piece-on-a-tartan-under-glare", "a-wrong-piece-beside-a-right-one-seams-moved",
+        "a-right-piece-its-seams-showing-table-coloured-print", "a-turned-piece-among-right-ones"])
 def test_t6_a_rendered_cell_is_counted_as_it_lies(seed, cell):
     photo = unseen.count_photo(unseen.UNSEEN_PICTURES, seed)
     counted = count_pieces(decode_photo(photo.jpeg), added_picture(photo.picture))
@@ -767,7 +805,8 @@ def _states_by_seams(picture: np.ndarray, shown: dict[int, np.ndarray],
     judged, mines, distances = count._judged(lit, refs, [True] * 16, [1.0] * 16, set(),
                                              count._distinct(bank, refs), structured)
     found, corners = _grid_pieces(list(holes))
-    return count._seams_decide(found, corners, bank, distances, count._distinct(bank, refs),
+    return count._seams_decide(found, _photo_lab(found), corners, bank, distances,
+                               count._distinct(bank, refs),
                                judged if verdicts is None else verdicts, mines, [True] * 16,
                                set(vouched), structured)
 
