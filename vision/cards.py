@@ -319,8 +319,8 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
             found += _parted(_read_unread_paper(normalised, paper, found, scale, width, axis),
                              seconds)
     if not on_plaza:
-        found += _parted(_read_outlined(normalised, paper, paper & edges_free, found, scale),
-                         seconds)
+        found += _parted(_read_outlined(normalised, paper, paper & edges_free, dim, found,
+                                        scale), seconds)
     found += _parted(_read_off_white(normalised, loose, edges_free, found, scale, on_plaza,
                                      axis), seconds)
     hopeful: frozenset[int] = frozenset()
@@ -419,7 +419,7 @@ OUTLINE_SIZES = (1 / 3, 3.0)  # a hand card's outline area, over the sure cards'
 
 
 def _read_outlined(normalised: np.ndarray, paper: np.ndarray, cut: np.ndarray,
-                   found: list[_Reading], scale: float) -> list[_Reading]:
+                   dim: np.ndarray, found: list[_Reading], scale: float) -> list[_Reading]:
     """Cards of a hand read in their own outlines, rectified. A hand card lies apart, a whole
     63:88 rectangle of paper; under tilt its outline is a convex quadrilateral whose sides'
     ratio strays far from the card's (unseen tuning seed 7007: 1.7), so it is no lone card's
@@ -434,23 +434,29 @@ def _read_outlined(normalised: np.ndarray, paper: np.ndarray, cut: np.ndarray,
     touching a card join its paper and take its outline (unseen tuning seed 6023); and so is
     the paper `cut` along edges (half size), without thin bridges (_without_bridges): a pale
     cloth passes for paper and joins a card's, whose edge parts them only in the cut paper,
-    and there a gap in a frame printed round the card joins its inside to the cloth (5043)."""
+    and there a gap in a frame printed round the card joins its inside to the cloth (5043);
+    and so is the paper grown into dimly lit paper beside it (`dim`), without the squares,
+    its cards read on that paper: striped card stock half in shadow is paper only there (5059)."""
     sure = [r.frame * scale for r in found if isinstance(r.item, SeenCard)]
     centres = [frame.mean(axis=0) for frame in sure]
     areas = [cv2.contourArea(frame.astype(np.float32)) for frame in sure]
     card_area = float(np.median(areas)) if len(areas) >= 2 else None
-    masks = [paper]
+    # Each mask outlined, and the paper its cards are read on.
+    masks = [(paper, paper)]
     if card_area is not None:
         width = math.sqrt(card_area / CARD_ASPECT)
-        masks += [*_without_pattern(paper, width), _without_bridges(cut, width)]
+        masks += [*((mask, paper) for mask in _without_pattern(paper, width)),
+                  *((mask, dim) for mask in _without_pattern(dim, width)),
+                  (_without_bridges(cut, width), paper)]
     more: list[_Reading] = []
-    for mask in masks:
+    for mask, own_paper in masks:
         for outline in _card_outlines(mask):
             card_sized = card_area is None or \
                 OUTLINE_SIZES[0] < cv2.contourArea(outline) / card_area < OUTLINE_SIZES[1]
             if card_sized and not any(cv2.pointPolygonTest(outline, (float(x), float(y)),
                                                            False) >= 0 for x, y in centres):
-                read = [reading for reading in _read_rectified(normalised, paper, outline, scale)
+                read = [reading for reading in _read_rectified(normalised, own_paper, outline,
+                                                               scale)
                         if isinstance(reading.item, SeenCard)]
                 more += read
                 centres += [reading.frame.mean(axis=0) * scale for reading in read]

@@ -1401,6 +1401,10 @@ def no_card_read_wrong(photo, reading) -> None:
     # too; the paper cut along edges, without bridges narrower than a frame's gap, outlines the
     # frame's inside, rounded at its corners: its least quadrilateral is read now.
     (5043, "hand", Card(G, 2)),
+    # Tuning seed 5059 (a hand on a gingham, striped card stock half in shadow): the shaded
+    # stripes were no paper, so the Black 10 had no outline; the paper grown into dimly lit
+    # paper beside it, without the cloth's squares, outlines it, and it is read on that paper.
+    (5059, "hand", Card(BK, 10)),
     # Tuning seed 6053 (2 MP): the Yellow 6 and the Green 3 lay beside cards read unsure at
     # first and settled on the grid (P5) only after the row-gap look, which had started from
     # the cards sure by then: no look started beside them, and both were missed.
