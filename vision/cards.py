@@ -491,18 +491,19 @@ def _card_outlines(paper: np.ndarray) -> list[np.ndarray]:
                 or x + w >= paper.shape[1] - 1 or y + h >= paper.shape[0] - 1:
             continue
         hull = cv2.convexHull(contour)
-        if len(hull) < 4:
-            continue
-        # The least quadrilateral round the hull, not one through its points: its corners are
-        # the card's even where they are rounded off (a card's own, or paper opened by
-        # _without_bridges), where a quadrilateral through the points cuts them off.
-        corners = cv2.approxPolyN(hull, 4).reshape(-1, 2).astype(np.float32)
-        if len(corners) != 4 or area < 0.85 * cv2.contourArea(corners):
-            continue
-        across, along = _side_pairs(corners)
-        if HAND_CARD_ASPECT[0] < max(across, along) / max(1.0, min(across, along)) \
-                < HAND_CARD_ASPECT[1]:
-            outlines.append(corners * 2)
+        # The quadrilateral through the hull's points; else the least one round it, whose
+        # corners are the card's even where they are rounded off (paper opened by
+        # _without_bridges), where one through the points cuts them off and shortens the sides.
+        for corners in (cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True),
+                        cv2.approxPolyN(hull, 4) if len(hull) >= 4 else hull):
+            corners = corners.reshape(-1, 2).astype(np.float32)
+            if len(corners) != 4 or area < 0.85 * cv2.contourArea(corners):
+                continue
+            across, along = _side_pairs(corners)
+            if HAND_CARD_ASPECT[0] < max(across, along) / max(1.0, min(across, along)) \
+                    < HAND_CARD_ASPECT[1]:
+                outlines.append(corners * 2)
+                break
     return outlines
 
 
