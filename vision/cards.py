@@ -319,7 +319,8 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
             found += _parted(_read_unread_paper(normalised, paper, found, scale, width, axis),
                              seconds)
     if not on_plaza:
-        found += _parted(_read_outlined(normalised, paper, found, scale), seconds)
+        found += _parted(_read_outlined(normalised, paper, paper & edges_free, dim, found,
+                                        scale), seconds)
     found += _parted(_read_off_white(normalised, loose, edges_free, found, scale, on_plaza,
                                      axis), seconds)
     hopeful: frozenset[int] = frozenset()
@@ -417,8 +418,8 @@ HAND_CARD_ASPECT = (1.1, 2.0)  # long over short side of a hand card's outline, 
 OUTLINE_SIZES = (1 / 3, 3.0)  # a hand card's outline area, over the sure cards' median area
 
 
-def _read_outlined(normalised: np.ndarray, paper: np.ndarray, found: list[_Reading],
-                   scale: float) -> list[_Reading]:
+def _read_outlined(normalised: np.ndarray, paper: np.ndarray, cut: np.ndarray,
+                   dim: np.ndarray, found: list[_Reading], scale: float) -> list[_Reading]:
     """Cards of a hand read in their own outlines, rectified. A hand card lies apart, a whole
     63:88 rectangle of paper; under tilt its outline is a convex quadrilateral whose sides'
     ratio strays far from the card's (unseen tuning seed 7007: 1.7), so it is no lone card's
@@ -430,49 +431,79 @@ def _read_outlined(normalised: np.ndarray, paper: np.ndarray, found: list[_Readi
     OUTLINE_SIZES of their median area; tilt makes far cards smaller): a checked cloth's
     squares, seen aslant, have a card's outline too. With the pack's size so known, the paper
     without a patterned cloth's pale squares (_without_pattern) is outlined too: squares
-    touching a card join its paper and take its outline (unseen tuning seed 6023)."""
+    touching a card join its paper and take its outline (unseen tuning seed 6023); and so is
+    the paper `cut` along edges (half size), without thin bridges (_without_bridges): a pale
+    cloth passes for paper and joins a card's, whose edge parts them only in the cut paper,
+    and there a gap in a frame printed round the card joins its inside to the cloth (5043);
+    and so is the paper grown into dimly lit paper beside it (`dim`), without the squares,
+    its cards read on that paper: striped card stock half in shadow is paper only there (5059)."""
     sure = [r.frame * scale for r in found if isinstance(r.item, SeenCard)]
     centres = [frame.mean(axis=0) for frame in sure]
     areas = [cv2.contourArea(frame.astype(np.float32)) for frame in sure]
     card_area = float(np.median(areas)) if len(areas) >= 2 else None
-    masks = [paper] if card_area is None else \
-        [paper, *_without_pattern(paper, math.sqrt(card_area / CARD_ASPECT))]
+    # Each mask outlined, and the paper its cards are read on.
+    masks = [(paper, paper)]
+    if card_area is not None:
+        width = math.sqrt(card_area / CARD_ASPECT)
+        masks += [*((mask, paper) for mask in _without_pattern(paper, width)),
+                  *((mask, dim) for mask in _without_pattern(dim, width)),
+                  (_without_bridges(cut, width), paper)]
     more: list[_Reading] = []
-    for mask in masks:
+    for mask, own_paper in masks:
         for outline in _card_outlines(mask):
             card_sized = card_area is None or \
                 OUTLINE_SIZES[0] < cv2.contourArea(outline) / card_area < OUTLINE_SIZES[1]
             if card_sized and not any(cv2.pointPolygonTest(outline, (float(x), float(y)),
                                                            False) >= 0 for x, y in centres):
-                read = [reading for reading in _read_rectified(normalised, paper, outline, scale)
+                read = [reading for reading in _read_rectified(normalised, own_paper, outline,
+                                                               scale)
                         if isinstance(reading.item, SeenCard)]
                 more += read
                 centres += [reading.frame.mean(axis=0) * scale for reading in read]
     return more
 
 
+def _without_bridges(cut: np.ndarray, card_width: float) -> np.ndarray:
+    """The paper mask (half size) without its bridges narrower than a 15th of a card of
+    `card_width` (working pixels): a gap in a frame printed round a card, where the paper inside
+    joins the paper beyond the frame, is about a frame line's width."""
+    side = max(3, int(card_width / 30)) | 1  # half size
+    return cv2.morphologyEx(cut, cv2.MORPH_OPEN,
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side)))
+
+
 def _card_outlines(paper: np.ndarray) -> list[np.ndarray]:
     """Convex quadrilaterals of paper (working pixels, corners in turn) with a hand card's
-    HAND_CARD_ASPECT: the outer outlines of the half-size paper mask, closed over thin lines.
-    Not of paper the photo's edge cuts: that has lost its own outline (a pale table's)."""
+    HAND_CARD_ASPECT: the outer outlines of the half-size paper mask, closed over thin lines,
+    also of paper lying in another's hole (a card ringed by its edge on a pale cloth that passes
+    for paper). Not of paper the photo's edge cuts: that has lost its own outline (a pale
+    table's)."""
     closed = cv2.morphologyEx(paper, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contours, hierarchy = cv2.findContours(closed, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     outlines = []
-    for contour in contours:
+    for contour, (_, _, _, parent) in zip(contours, hierarchy[0] if contours else (),
+                                         strict=True):
+        if parent >= 0:
+            continue
         area = cv2.contourArea(contour)
         x, y, w, h = cv2.boundingRect(contour)
         if area < (max(paper.shape) / 120) ** 2 or min(x, y) <= 1 \
                 or x + w >= paper.shape[1] - 1 or y + h >= paper.shape[0] - 1:
             continue
         hull = cv2.convexHull(contour)
-        corners = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True)
-        if len(corners) != 4 or area < 0.85 * cv2.contourArea(corners):
-            continue
-        corners = corners.reshape(4, 2).astype(np.float32)
-        across, along = _side_pairs(corners)
-        if HAND_CARD_ASPECT[0] < max(across, along) / max(1.0, min(across, along)) \
-                < HAND_CARD_ASPECT[1]:
-            outlines.append(corners * 2)
+        # The quadrilateral through the hull's points; else the least one round it, whose
+        # corners are the card's even where they are rounded off (paper opened by
+        # _without_bridges), where one through the points cuts them off and shortens the sides.
+        for corners in (cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True),
+                        cv2.approxPolyN(hull, 4) if len(hull) >= 4 else hull):
+            corners = corners.reshape(-1, 2).astype(np.float32)
+            if len(corners) != 4 or area < 0.85 * cv2.contourArea(corners):
+                continue
+            across, along = _side_pairs(corners)
+            if HAND_CARD_ASPECT[0] < max(across, along) / max(1.0, min(across, along)) \
+                    < HAND_CARD_ASPECT[1]:
+                outlines.append(corners * 2)
+                break
     return outlines
 
 

@@ -1396,6 +1396,15 @@ def no_card_read_wrong(photo, reading) -> None:
     # touching the Brown 7 joined its paper, whose outline was then no card's; it is outlined
     # on the paper without the squares now (_without_pattern).
     (6023, "hand", Card(BR, 7)),
+    # Tuning seed 5043 (a hand on a grey polka cloth, framed cards): the cloth passed for paper
+    # and joined the Green 2's paper, and a gap in its printed frame joined the paper inside
+    # too; the paper cut along edges, without bridges narrower than a frame's gap, outlines the
+    # frame's inside, rounded at its corners: its least quadrilateral is read now.
+    (5043, "hand", Card(G, 2)),
+    # Tuning seed 5059 (a hand on a gingham, striped card stock half in shadow): the shaded
+    # stripes were no paper, so the Black 10 had no outline; the paper grown into dimly lit
+    # paper beside it, without the cloth's squares, outlines it, and it is read on that paper.
+    (5059, "hand", Card(BK, 10)),
     # Tuning seed 6053 (2 MP): the Yellow 6 and the Green 3 lay beside cards read unsure at
     # first and settled on the grid (P5) only after the row-gap look, which had started from
     # the cards sure by then: no look started beside them, and both were missed.
