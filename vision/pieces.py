@@ -458,7 +458,7 @@ def _closed_by_cuts(bare: np.ndarray, specks: np.ndarray, cuts: np.ndarray) -> n
     touching = np.zeros(count, bool)
     touching[labels[cv2.dilate(bare, np.ones((3, 3), np.uint8)) > 0]] = True
     touching[0] = False
-    bays = fill_holes(bare | touching[labels]) & ~fill_holes(bare) & ~cuts
+    bays = fill_holes(bare | touching[labels]) & (fill_holes(bare) == 0) & ~cuts
     count, labels = cv2.connectedComponents(bays, connectivity=4)
     closed = 2 * np.bincount(labels.ravel(), specks.ravel(), minlength=count) \
         > np.bincount(labels.ravel(), minlength=count)
