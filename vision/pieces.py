@@ -437,9 +437,35 @@ def segment(photo: MaskPhoto, sample: np.ndarray, smallest: float = 0.002) -> Pi
     bare = keep[labels].astype(np.uint8)  # by lookup table: np.isin sorts
     if twins:
         bare = _without_copies(bare, photo, labels, stats, centroids, twins, margin)
+    specks = (parts & ~keep) | (area < smallest * mask.size)
+    specks[0] = False
+    bare |= _closed_by_cuts(bare, specks[labels], photo.cuts)
     mask = fill_holes(bare)
     return Pieces(mask, bare, photo.factor, orientation(mask) if mask.any() else 0.0,
                   centres[table], margin, photo.smooth)
+
+
+def _closed_by_cuts(bare: np.ndarray, specks: np.ndarray, cuts: np.ndarray) -> np.ndarray:
+    """The bays of `bare` that the cuts along its outline close, mostly filled by `specks`
+    (parts of piece colours too small to be pieces), with the cut bands along them (uint8 0/1):
+    print cut off a piece by a line of the table's colours (a dark ring round a disc of colour)
+    and reaching its outline. The piece's cut outline runs on across it, so with the cuts that
+    touch the pieces, the pieces enclose it. A blank or a gap between two pieces is open to the
+    table (no cut runs across its mouth) and shows the table's colours, not a piece's; the
+    cloth's own sharp edges away from the pieces close nothing. Holes `bare` encloses by itself
+    are left open: between two pieces that do not interlock they are the gap."""
+    count, labels = cv2.connectedComponents(cuts.astype(np.uint8), connectivity=8)
+    touching = np.zeros(count, bool)
+    touching[labels[cv2.dilate(bare, np.ones((3, 3), np.uint8)) > 0]] = True
+    touching[0] = False
+    bays = fill_holes(bare | touching[labels]) & (fill_holes(bare) == 0) & ~cuts
+    count, labels = cv2.connectedComponents(bays, connectivity=4)
+    closed = 2 * np.bincount(labels.ravel(), specks.ravel(), minlength=count) \
+        > np.bincount(labels.ravel(), minlength=count)
+    closed[0] = False
+    closed = closed[labels].astype(np.uint8)
+    # with the cut bands along it: its print's own edges (a ring's line) are print too
+    return closed | (cv2.dilate(closed, np.ones((5, 5), np.uint8)) & cuts)
 
 
 def _solidity(region: np.ndarray) -> float:
