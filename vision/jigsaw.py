@@ -652,22 +652,24 @@ SHIFTS = np.arange(-2, 3) * 0.05  # each body is also tried this far off its mea
 
 
 def _place_pair(work: np.ndarray, found: Pieces, pair: Pair, bank: cells.Bank,
-                without_ramp: bool) -> _PairPlacement:
-    """Every way to lay the pair on the picture. With `without_ramp` (outlines joined, or maybe:
+                maybe_joined: bool) -> _PairPlacement:
+    """Every way to lay the pair on the picture. With `maybe_joined` (outlines joined, or maybe:
     the placing decides fit or no fit), the bodies' grey patterns are compared without a ramp
     of light across each (vision.cells.scores): a soft shadow or glare on a flat cell read as
-    a pattern contradicting it, and refused true fits. Outlines clearly apart are no fit
-    whatever the light, and the placing only names the reason, by the picture's ramps too."""
+    a pattern contradicting it, and refused true fits. And the two bodies are shifted
+    together: read from one outline closed along the seam, their places are off alike, while
+    each shifted on its own finds its best phase of a repeating pattern (dots, stripes) in
+    cells that are not its own, so that wrong cells placed as closely as the right ones.
+    Outlines clearly apart are no fit whatever the light, and the placing only names the
+    reason, by the picture's ramps too, each body placed on its own."""
     turns = _turns(pair, bank.size)
     axes = [turn.axes for turn in turns]
-    along = np.array(pair.direction)
-    reach = min(pair.along, pair.across)
-    offsets = [(i * along + j * _quarter(along)) * reach for i in SHIFTS for j in SHIFTS]
+    offsets = _offsets(pair)
     # every shifted place of a body under every turn scored at once: turn entry 4 j + k is
     # offset j under turn k
     scored = [cells.scores(cells.bodies(work, found.bare, found.factor,
                                         np.array(centre) + np.array(offsets), axes), bank,
-                           without_ramp)
+                           maybe_joined)
               for centre in pair.centres]
     middle = 4 * (len(offsets) // 2)  # the unshifted place sets the light correction
     # open index grids: the per-body sums are picked for 4 × 16 places each and broadcast over
@@ -677,8 +679,14 @@ def _place_pair(work: np.ndarray, found: Pieces, pair: Pair, bank: cells.Bank,
                        scored[0].picture_mean[middle + ka, a]
                        + scored[1].picture_mean[middle + kb, b])
     shifted = 4 * np.arange(len(offsets)).reshape(-1, 1, 1, 1, 1)  # every offset at once
-    first = cells.distance(scored[0], gain[None], shifted + ka, a[None]).min(0)
-    second = cells.distance(scored[1], gain[None], shifted + kb, b[None]).min(0)
+    first = cells.distance(scored[0], gain[None], shifted + ka, a[None])
+    second = cells.distance(scored[1], gain[None], shifted + kb, b[None])
+    if maybe_joined:  # both at the offset that places them best together
+        together = (first + second).argmin(0)[None]
+        first = np.take_along_axis(first, together, 0)[0]
+        second = np.take_along_axis(second, together, 0)[0]
+    else:
+        first, second = first.min(0), second.min(0)
     consistent = np.zeros(first.shape, bool)
     for turn in turns:
         if not turn.plausible:
@@ -689,6 +697,13 @@ def _place_pair(work: np.ndarray, found: Pieces, pair: Pair, bank: cells.Bank,
             if 0 <= row < GRID and 0 <= col < GRID:
                 consistent[turn.index, cell, turn.index, row * GRID + col] = True
     return _PairPlacement(first + second, first, second, consistent, turns)
+
+
+def _offsets(pair: Pair) -> list[np.ndarray]:
+    """Every SHIFTS offset of a body from its measured place (photo pixels, both ways)."""
+    along = np.array(pair.direction)
+    reach = min(pair.along, pair.across)
+    return [(i * along + j * _quarter(along)) * reach for i in SHIFTS for j in SHIFTS]
 
 
 def _body_outlines(pair: Pair, placed: _PairPlacement, factor: float) -> tuple[Outline, ...]:
