@@ -35,6 +35,7 @@ How it works, and why:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -318,10 +319,11 @@ def check_fit(photo: np.ndarray, picture: Picture | None) -> FitVerdict:
     joined = _joined(work, pair, gap)
     if picture is None:
         return _check_fit_without_picture(work, pair, gap, joined)
-    placed = _place_pair(work, found, pair, cells.bank(picture.image), joined is not False) \
-        if pair else None
+    bank = cells.bank(picture.image)
+    placed = _place_pair(work, found, pair, bank, joined is not False) if pair else None
     if joined and placed is not None:
-        verdict = placed.verdict(_body_outlines(pair, placed, factor))
+        verdict = placed.verdict(_body_outlines(pair, placed, factor), lambda placing: _relit_worst(
+            work, found, pair, placed, bank, placing))
         if verdict.reason != "unsure":
             return verdict
     by_features = _check_fit_by_features(scene_of(work, factor, picture, found), picture)
@@ -632,8 +634,12 @@ class _PairPlacement:
         return bool(max(self.first[fit], self.second[fit]) <= LOOKS_LIKE
                     and self.total[self.rival()] - self.total[fit] >= CLEARLY)
 
-    def verdict(self, outlines: tuple[Outline, ...]) -> FitVerdict:
-        """The verdict on a pair whose outlines are joined along one full side."""
+    def verdict(self, outlines: tuple[Outline, ...],
+                relit_worst: Callable[[tuple[int, int, int, int]], float]) -> FitVerdict:
+        """The verdict on a pair whose outlines are joined along one full side. Bodies that
+        look like their cells only after one smooth light for both (`relit_worst` of the best
+        consistent placing, _relit_worst) fit too: the light a soft shadow or glare casts
+        across the pair is no evidence against them, and a contradiction still refuses."""
         reason = self.contradiction()
         if reason:
             return FitVerdict(False, reason, 0.8, False, outlines)
@@ -643,6 +649,8 @@ class _PairPlacement:
             return FitVerdict(True, "fit", round(0.7 + 0.3 * (1 - worst / LOOKS_LIKE), 3), False,
                               outlines)
         if worst <= LOOSELY and self.total[self.rival()] - self.total[fit] >= CLEARLY:
+            return FitVerdict(True, "fit", 0.6, False, outlines)
+        if fit is not None and relit_worst(fit) <= LOOKS_LIKE:
             return FitVerdict(True, "fit", 0.6, False, outlines)
         return FitVerdict(None, "unsure", 0.0, False, outlines)
 
@@ -704,6 +712,29 @@ def _offsets(pair: Pair) -> list[np.ndarray]:
     along = np.array(pair.direction)
     reach = min(pair.along, pair.across)
     return [(i * along + j * _quarter(along)) * reach for i in SHIFTS for j in SHIFTS]
+
+
+def _relit_worst(work: np.ndarray, found: Pieces, pair: Pair, placed: _PairPlacement,
+                 bank: cells.Bank, placing: tuple[int, int, int, int]) -> float:
+    """The worse of the two bodies' distances to their cells in `placing`, both bodies relit by
+    one smooth light field (vision.cells.under_one_light) and shifted together (joined, they
+    lie one cell apart): a soft shadow's edge or glare across the pair reads as colours the
+    cells lack under one light correction for each body. The best shift counts."""
+    bodies = [cells.bodies(work, found.bare, found.factor,
+                           np.array(centre) + np.array(_offsets(pair)), [placed.turns[turn].axes])
+              for centre, turn in ((pair.centres[0], placing[0]), (pair.centres[1], placing[2]))]
+    laid = [bank.cells[placing[1]], bank.cells[placing[3]]]
+    worst = np.inf
+    for index, offset in enumerate(_offsets(pair)):
+        shifted = [cells.Body(body.colour[index:index + 1], body.weight[index:index + 1])
+                   for body in bodies]
+        points = [cells.sample_points(np.array(centre) + offset, *placed.turns[turn].axes)
+                  for centre, turn in ((pair.centres[0], placing[0]),
+                                       (pair.centres[1], placing[2]))]
+        relit = cells.under_one_light(shifted, laid, points)
+        worst = min(worst, max(cells.distance_to(body, cell)
+                               for body, cell in zip(relit, laid, strict=True)))
+    return worst
 
 
 def _body_outlines(pair: Pair, placed: _PairPlacement, factor: float) -> tuple[Outline, ...]:
