@@ -720,17 +720,18 @@ def _relit_worst(work: np.ndarray, found: Pieces, pair: Pair, placed: _PairPlace
     one smooth light field (vision.cells.under_one_light) and shifted together (joined, they
     lie one cell apart): a soft shadow's edge or glare across the pair reads as colours the
     cells lack under one light correction for each body. The best shift counts."""
-    bodies = [cells.bodies(work, found.bare, found.factor,
-                           np.array(centre) + np.array(_offsets(pair)), [placed.turns[turn].axes])
-              for centre, turn in ((pair.centres[0], placing[0]), (pair.centres[1], placing[2]))]
+    centres, axes = np.array(pair.centres), [placed.turns[placing[0]].axes,
+                                             placed.turns[placing[2]].axes]
+    offsets = _offsets(pair)
+    bodies = [cells.bodies(work, found.bare, found.factor, centre + np.array(offsets), [sides])
+              for centre, sides in zip(centres, axes, strict=True)]
     laid = [bank.cells[placing[1]], bank.cells[placing[3]]]
     worst = np.inf
-    for index, offset in enumerate(_offsets(pair)):
+    for index, offset in enumerate(offsets):
         shifted = [cells.Body(body.colour[index:index + 1], body.weight[index:index + 1])
                    for body in bodies]
-        points = [cells.sample_points(np.array(centre) + offset, *placed.turns[turn].axes)
-                  for centre, turn in ((pair.centres[0], placing[0]),
-                                       (pair.centres[1], placing[2]))]
+        points = [cells.sample_points(centre + offset, *sides)
+                  for centre, sides in zip(centres, axes, strict=True)]
         relit = cells.under_one_light(shifted, laid, points)
         worst = min(worst, max(cells.distance_to(body, cell)
                                for body, cell in zip(relit, laid, strict=True)))
