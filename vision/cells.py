@@ -275,3 +275,49 @@ def brightness(scored: Scores, turn: np.ndarray, cell: int | np.ndarray, bound: 
     fitted = scored.photo_picture[turn, cell].sum(-1) / np.maximum(
         scored.photo_photo[turn, cell].sum(-1), 1e-9)
     return np.repeat(np.clip(fitted, 1 / bound, bound)[..., None], 3, -1)
+
+
+# Across a pair of joined pieces the light (a shadow's soft edge, glare, the lamp's reach) is
+# one smooth field of brightness, here quadratic in the photo's coordinates: smooth enough that
+# the picture's own detail is not lit away, curved enough to follow a soft shadow's edge.
+_CENTRES = (np.arange(SAMPLES) + 0.5) / SAMPLES * (1 - 2 * MARGIN) + MARGIN - 0.5
+_SAMPLE_U, _SAMPLE_V = np.meshgrid(_CENTRES, _CENTRES)
+
+
+def sample_points(centre: np.ndarray, axis_x: np.ndarray, axis_y: np.ndarray) -> np.ndarray:
+    """Where in the image `sample` takes each of a cell's samples (S, S, 2): the middles of
+    its supersampled blocks."""
+    return (np.asarray(centre, np.float64)[None, None] + _SAMPLE_U[..., None] * axis_x
+            + _SAMPLE_V[..., None] * axis_y)
+
+
+def under_one_light(pieces: list[Body], cells: list[np.ndarray], points: list[np.ndarray]
+                    ) -> list[Body]:
+    """The bodies (one turn each) relit together against the cells they are laid on: the log
+    ratio of each cell's grey to its body's, at every sample's image point (`points`, S × S × 2
+    each), fitted by one quadratic field over all of them (weighted least squares), and every
+    body's colours multiplied by that field. One field for all: a body cannot be lit into its
+    cell without its partner being lit the same way."""
+    every = np.concatenate([point.reshape(-1, 2) for point in points])
+    middle, reach = every.mean(0), max(float(np.ptp(every, 0).max()), 1.0)
+    terms, ratios, weights = [], [], []
+    for piece, cell, point in zip(pieces, cells, points, strict=True):
+        x, y = ((point.reshape(-1, 2) - middle) / reach).T
+        terms.append(np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], 1))
+        ratios.append(np.log((cell.reshape(-1, 3).mean(-1) + 4)
+                             / (piece.colour[0].reshape(-1, 3).mean(-1) + 4)))
+        weights.append(np.sqrt(piece.weight[0].ravel()))
+    weight = np.concatenate(weights)
+    field, *_ = np.linalg.lstsq(np.concatenate(terms) * weight[:, None],
+                                np.concatenate(ratios) * weight, rcond=None)
+    return [Body(piece.colour * np.exp(term @ field).reshape(1, SAMPLES, SAMPLES, 1)
+                 .astype(np.float32), piece.weight)
+            for piece, term in zip(pieces, terms, strict=True)]
+
+
+def distance_to(piece: Body, cell: np.ndarray) -> float:
+    """`distance` of a body (one turn) to one cell (S × S × 3), under its own light correction,
+    the grey patterns compared without their ramps."""
+    scored = scores(piece, Bank(cell[None].astype(np.float32), (1.0, 1.0)), without_ramp=True)
+    gain = light(scored.photo_mean, scored.picture_mean[:, 0])
+    return float(distance(scored, gain, np.zeros(1, int), np.zeros(1, int))[0])

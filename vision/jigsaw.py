@@ -35,6 +35,7 @@ How it works, and why:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -318,10 +319,11 @@ def check_fit(photo: np.ndarray, picture: Picture | None) -> FitVerdict:
     joined = _joined(work, pair, gap)
     if picture is None:
         return _check_fit_without_picture(work, pair, gap, joined)
-    placed = _place_pair(work, found, pair, cells.bank(picture.image), joined is not False) \
-        if pair else None
+    bank = cells.bank(picture.image)
+    placed = _place_pair(work, found, pair, bank, joined is not False) if pair else None
     if joined and placed is not None:
-        verdict = placed.verdict(_body_outlines(pair, placed, factor))
+        verdict = placed.verdict(_body_outlines(pair, placed, factor), lambda placing: _relit_worst(
+            work, found, pair, placed, bank, placing))
         if verdict.reason != "unsure":
             return verdict
     by_features = _check_fit_by_features(scene_of(work, factor, picture, found), picture)
@@ -632,8 +634,12 @@ class _PairPlacement:
         return bool(max(self.first[fit], self.second[fit]) <= LOOKS_LIKE
                     and self.total[self.rival()] - self.total[fit] >= CLEARLY)
 
-    def verdict(self, outlines: tuple[Outline, ...]) -> FitVerdict:
-        """The verdict on a pair whose outlines are joined along one full side."""
+    def verdict(self, outlines: tuple[Outline, ...],
+                relit_worst: Callable[[tuple[int, int, int, int]], float]) -> FitVerdict:
+        """The verdict on a pair whose outlines are joined along one full side. Bodies that
+        look like their cells only after one smooth light for both (`relit_worst` of the best
+        consistent placing, _relit_worst) fit too: the light a soft shadow or glare casts
+        across the pair is no evidence against them, and a contradiction still refuses."""
         reason = self.contradiction()
         if reason:
             return FitVerdict(False, reason, 0.8, False, outlines)
@@ -644,6 +650,8 @@ class _PairPlacement:
                               outlines)
         if worst <= LOOSELY and self.total[self.rival()] - self.total[fit] >= CLEARLY:
             return FitVerdict(True, "fit", 0.6, False, outlines)
+        if fit is not None and relit_worst(fit) <= LOOKS_LIKE:
+            return FitVerdict(True, "fit", 0.6, False, outlines)
         return FitVerdict(None, "unsure", 0.0, False, outlines)
 
 
@@ -652,22 +660,24 @@ SHIFTS = np.arange(-2, 3) * 0.05  # each body is also tried this far off its mea
 
 
 def _place_pair(work: np.ndarray, found: Pieces, pair: Pair, bank: cells.Bank,
-                without_ramp: bool) -> _PairPlacement:
-    """Every way to lay the pair on the picture. With `without_ramp` (outlines joined, or maybe:
+                maybe_joined: bool) -> _PairPlacement:
+    """Every way to lay the pair on the picture. With `maybe_joined` (outlines joined, or maybe:
     the placing decides fit or no fit), the bodies' grey patterns are compared without a ramp
     of light across each (vision.cells.scores): a soft shadow or glare on a flat cell read as
-    a pattern contradicting it, and refused true fits. Outlines clearly apart are no fit
-    whatever the light, and the placing only names the reason, by the picture's ramps too."""
+    a pattern contradicting it, and refused true fits. And the two bodies are shifted
+    together: read from one outline closed along the seam, their places are off alike, while
+    each shifted on its own finds its best phase of a repeating pattern (dots, stripes) in
+    cells that are not its own, so that wrong cells placed as closely as the right ones.
+    Outlines clearly apart are no fit whatever the light, and the placing only names the
+    reason, by the picture's ramps too, each body placed on its own."""
     turns = _turns(pair, bank.size)
     axes = [turn.axes for turn in turns]
-    along = np.array(pair.direction)
-    reach = min(pair.along, pair.across)
-    offsets = [(i * along + j * _quarter(along)) * reach for i in SHIFTS for j in SHIFTS]
+    offsets = _offsets(pair)
     # every shifted place of a body under every turn scored at once: turn entry 4 j + k is
     # offset j under turn k
     scored = [cells.scores(cells.bodies(work, found.bare, found.factor,
                                         np.array(centre) + np.array(offsets), axes), bank,
-                           without_ramp)
+                           maybe_joined)
               for centre in pair.centres]
     middle = 4 * (len(offsets) // 2)  # the unshifted place sets the light correction
     # open index grids: the per-body sums are picked for 4 × 16 places each and broadcast over
@@ -677,8 +687,14 @@ def _place_pair(work: np.ndarray, found: Pieces, pair: Pair, bank: cells.Bank,
                        scored[0].picture_mean[middle + ka, a]
                        + scored[1].picture_mean[middle + kb, b])
     shifted = 4 * np.arange(len(offsets)).reshape(-1, 1, 1, 1, 1)  # every offset at once
-    first = cells.distance(scored[0], gain[None], shifted + ka, a[None]).min(0)
-    second = cells.distance(scored[1], gain[None], shifted + kb, b[None]).min(0)
+    first = cells.distance(scored[0], gain[None], shifted + ka, a[None])
+    second = cells.distance(scored[1], gain[None], shifted + kb, b[None])
+    if maybe_joined:  # both at the offset that places them best together
+        together = (first + second).argmin(0)[None]
+        first = np.take_along_axis(first, together, 0)[0]
+        second = np.take_along_axis(second, together, 0)[0]
+    else:
+        first, second = first.min(0), second.min(0)
     consistent = np.zeros(first.shape, bool)
     for turn in turns:
         if not turn.plausible:
@@ -689,6 +705,37 @@ def _place_pair(work: np.ndarray, found: Pieces, pair: Pair, bank: cells.Bank,
             if 0 <= row < GRID and 0 <= col < GRID:
                 consistent[turn.index, cell, turn.index, row * GRID + col] = True
     return _PairPlacement(first + second, first, second, consistent, turns)
+
+
+def _offsets(pair: Pair) -> list[np.ndarray]:
+    """Every SHIFTS offset of a body from its measured place (photo pixels, both ways)."""
+    along = np.array(pair.direction)
+    reach = min(pair.along, pair.across)
+    return [(i * along + j * _quarter(along)) * reach for i in SHIFTS for j in SHIFTS]
+
+
+def _relit_worst(work: np.ndarray, found: Pieces, pair: Pair, placed: _PairPlacement,
+                 bank: cells.Bank, placing: tuple[int, int, int, int]) -> float:
+    """The worse of the two bodies' distances to their cells in `placing`, both bodies relit by
+    one smooth light field (vision.cells.under_one_light) and shifted together (joined, they
+    lie one cell apart): a soft shadow's edge or glare across the pair reads as colours the
+    cells lack under one light correction for each body. The best shift counts."""
+    centres, axes = np.array(pair.centres), [placed.turns[placing[0]].axes,
+                                             placed.turns[placing[2]].axes]
+    offsets = _offsets(pair)
+    bodies = [cells.bodies(work, found.bare, found.factor, centre + np.array(offsets), [sides])
+              for centre, sides in zip(centres, axes, strict=True)]
+    laid = [bank.cells[placing[1]], bank.cells[placing[3]]]
+    worst = np.inf
+    for index, offset in enumerate(offsets):
+        shifted = [cells.Body(body.colour[index:index + 1], body.weight[index:index + 1])
+                   for body in bodies]
+        points = [cells.sample_points(centre + offset, *sides)
+                  for centre, sides in zip(centres, axes, strict=True)]
+        relit = cells.under_one_light(shifted, laid, points)
+        worst = min(worst, max(cells.distance_to(body, cell)
+                               for body, cell in zip(relit, laid, strict=True)))
+    return worst
 
 
 def _body_outlines(pair: Pair, placed: _PairPlacement, factor: float) -> tuple[Outline, ...]:

@@ -10,6 +10,7 @@ from tests.vision import render_jigsaw as render
 from vision import jigsaw, matching
 from vision.jigsaw import (
     CLEARLY,
+    CONTRADICTS,
     LOOKS_LIKE,
     LOOSELY,
     FitVerdict,
@@ -267,15 +268,20 @@ def placement(fit: float, rival: float) -> _PairPlacement:
     return _PairPlacement(first + second, first, second, consistent, [])
 
 
+def relit_to(distance: float):
+    """A stand-in for jigsaw._relit_worst: the bodies `distance` from their cells relit."""
+    return lambda placing: distance
+
+
 def test_t4_bodies_that_look_like_their_cells_fit():
-    verdict = placement(LOOKS_LIKE - 0.05, LOOKS_LIKE).verdict(())
+    verdict = placement(LOOKS_LIKE - 0.05, LOOKS_LIKE).verdict((), relit_to(np.inf))
     assert (verdict.fit, verdict.reason) == (True, "fit") and verdict.confidence > 0.7
 
 
 def test_t4_bodies_only_loosely_like_their_cells_fit_when_no_other_placing_comes_close():
     # blur and light blunt how much a flat piece looks like its cell, not which cell it is
     fit = (LOOKS_LIKE + LOOSELY) / 2
-    verdict = placement(fit, fit + CLEARLY).verdict(())
+    verdict = placement(fit, fit + CLEARLY).verdict((), relit_to(np.inf))
     assert (verdict.fit, verdict.reason, verdict.confidence) == (True, "fit", 0.6)
 
 
@@ -283,7 +289,7 @@ def test_t4_bodies_only_loosely_like_their_cells_fit_when_no_other_placing_comes
 def test_t4_bodies_only_loosely_like_their_cells_are_unsure_when_another_placing_is_as_good(
         rival_gap):
     fit = (LOOKS_LIKE + LOOSELY) / 2
-    verdict = placement(fit, fit + rival_gap).verdict(())
+    verdict = placement(fit, fit + rival_gap).verdict((), relit_to(np.inf))
     assert (verdict.fit, verdict.reason) == (None, "unsure")
 
 
@@ -298,8 +304,29 @@ def test_t4_a_seam_spotted_in_the_mask_is_settled_only_by_a_clear_placing(fit, r
 
 
 def test_t4_bodies_unlike_their_cells_are_never_a_fit():
-    verdict = placement(LOOSELY + 0.02, 0.45).verdict(())
+    verdict = placement(LOOSELY + 0.02, 0.45).verdict((), relit_to(np.inf))
     assert verdict.fit is not True
+
+
+# a soft shadow's edge or glare across the pair: bodies unlike their cells under one light
+# correction each, whatever their rival, are judged relit by one smooth field for both
+RELIT_FIT = LOOSELY - 0.01
+
+
+@pytest.mark.parametrize("rival", [RELIT_FIT, 0.45])
+def test_t4_bodies_like_their_cells_under_one_light_for_both_fit(rival):
+    verdict = placement(RELIT_FIT, rival).verdict((), relit_to(LOOKS_LIKE - 0.01))
+    assert (verdict.fit, verdict.reason, verdict.confidence) == (True, "fit", 0.6)
+
+
+def test_t4_bodies_unlike_their_cells_under_one_light_for_both_are_unsure():
+    verdict = placement(RELIT_FIT, RELIT_FIT).verdict((), relit_to(LOOKS_LIKE + 0.01))
+    assert (verdict.fit, verdict.reason) == (None, "unsure")
+
+
+def test_t4_a_pair_the_picture_contradicts_is_no_fit_however_it_looks_relit():
+    verdict = placement(RELIT_FIT, RELIT_FIT - CONTRADICTS).verdict((), relit_to(0.0))
+    assert verdict.fit is False
 
 
 # ---------------------------------------------------------------- without a picture, synthetic
