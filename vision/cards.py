@@ -824,6 +824,13 @@ def _read_row_gaps(small: np.ndarray, found: list[_Reading], scale: float,
         top = reading.frame[1] - reading.frame[0]
         down = reading.frame[3] - reading.frame[0]
         width = float(np.linalg.norm(top))
+        # A frame read ASLANT of its neighbours' rows steps off the grid, and the place it looks
+        # at then holds the true one (unseen tuning seed 6052: a Green 10 missed): it steps
+        # along their rows. Its neighbours, not the whole Plaza's: perspective turns the rows.
+        rows = _row_axis(_nearest(sure, reading, 3))
+        if rows is not None and abs(_off_axis(top, rows)) >= math.radians(ASLANT):
+            along = np.array([math.cos(rows), math.sin(rows)])
+            top, down = width * along, float(np.linalg.norm(down)) * _down(along)
         for step in (top, -top, pitch * down, -pitch * down):
             place = reading.frame + step
             centre = place.mean(axis=0)
@@ -2788,13 +2795,24 @@ def _doubt_aslant(found: list[_Reading]) -> list[_Reading]:
         return found
     doubted = []
     for reading in found:
-        top = reading.frame[1] - reading.frame[0]
-        off = (math.atan2(top[1], top[0]) - axis + math.pi / 2) % math.pi - math.pi / 2
-        if abs(off) >= math.radians(ASLANT):
+        if abs(_off_axis(reading.frame[1] - reading.frame[0], axis)) >= math.radians(ASLANT):
             reading = _rejudged(reading, _doubted(reading.probabilities),
                                 reading.colour_confidence)
         doubted.append(reading)
     return doubted
+
+
+def _off_axis(top: np.ndarray, axis: float) -> float:
+    """How far (radians, within a quarter turn either way) a frame's `top` lies off `axis`."""
+    return (math.atan2(top[1], top[0]) - axis + math.pi / 2) % math.pi - math.pi / 2
+
+
+def _nearest(sure: list[_Reading], reading: _Reading, count: int) -> list[_Reading]:
+    """The `count` readings of `sure` nearest to `reading` (itself left out)."""
+    centre = reading.frame.mean(axis=0)
+    others = [r for r in sure if r is not reading]
+    return sorted(others, key=lambda r: float(np.linalg.norm(r.frame.mean(axis=0) - centre))
+                  )[:count]
 
 
 def _doubt_against_row(found: list[_Reading]) -> list[_Reading]:
