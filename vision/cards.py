@@ -341,9 +341,29 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
     found = alike
     # Ink that lies between the deck's colours, read as an unsure numeral, is nearly always a
     # pattern of the table (a print, a check), and reporting it would ask for a retake for
-    # nothing: it is dropped. Sure cards, and unsure ones in a clear ink, are kept.
+    # nothing: it is dropped, as is a grey far paler than the pack's black (_table_grey). Sure
+    # cards, and unsure ones in a clear ink, are kept.
+    blacks = _lab(np.array([r.ink for r in found if isinstance(r.item, SeenCard)
+                            and r.item.card.colour is Colour.BLACK and r.ink is not None]
+                           ).reshape(-1, 3))
     return [reading for reading in found
-            if isinstance(reading.item, SeenCard) or reading.colour_confidence >= INK_CLEAR]
+            if isinstance(reading.item, SeenCard) or reading.colour_confidence >= INK_CLEAR
+            and not _table_grey(reading.ink, blacks)]
+
+
+def _table_grey(ink: np.ndarray | None, blacks: np.ndarray) -> bool:
+    """Whether an unsure reading's `ink` (RGB relative to the paper white) is a grey mark of the
+    table, not a numeral's: of the hue of the pack's black ink (`blacks`, Lab of the sure black
+    cards; two at least) within an ink's stray (DECK_STRAY), but paler than every one of them
+    by DECK_FAR strays. One pack prints its blacks alike and a photo blurs them alike: a pale
+    grey far from all of them is a mark (a stain, a pencil line) whose hue a thin stroke's
+    measure may read as a clear ink (unseen tuning seed 7018: a grey mark read as an unsure
+    green)."""
+    if len(blacks) < 2 or ink is None:
+        return False
+    lab = _lab(ink[None])[0]
+    return bool(np.linalg.norm(lab[1:] - np.median(blacks[:, 1:], axis=0)) <= DECK_STRAY
+                and lab[0] > blacks[:, 0].max() + DECK_FAR * DECK_STRAY)
 
 
 def _parted(read: list[_Reading], seconds: list[_Reading]) -> list[_Reading]:

@@ -53,6 +53,7 @@ from vision.cards import (
     _settle_by_place,
     _settle_duplicates,
     _settle_on_grid,
+    _table_grey,
     _thinnest,
     _without_indices,
     annotate,
@@ -309,6 +310,21 @@ def test_any_small_image_gives_a_consistent_reading(height, width, seed):
 def test_typical_inks_are_named_with_confidence(rgb, colour):
     named, confidence = classify_ink(np.array(rgb))
     assert named is colour and confidence > 0.5
+
+
+# The Lab of two sure blacks of one pack, a little warm and cool.
+PACK_BLACKS = np.array([[30.0, 3.0, -1.0], [34.0, 2.0, 1.0]])
+
+
+@pytest.mark.parametrize(("rgb", "blacks", "mark"), [
+    ((0.54, 0.55, 0.56), PACK_BLACKS, True),  # a pale grey: a table mark (tuning seed 7018)
+    ((0.33, 0.31, 0.32), PACK_BLACKS, False),  # the pack's own black
+    ((0.42, 0.41, 0.42), PACK_BLACKS, False),  # a black thinned a little, as blur thins it
+    ((0.75, 0.52, 0.50), PACK_BLACKS, False),  # as pale, but a red's hue: not the black's
+    ((0.54, 0.55, 0.56), PACK_BLACKS[:1], False),  # one black measures no pack's black
+])
+def test_a_grey_far_paler_than_the_packs_black_is_a_table_mark(rgb, blacks, mark):
+    assert _table_grey(np.array(rgb), blacks) is mark
 
 
 # ---------------------------------------------------------------------------------------------
@@ -715,6 +731,9 @@ def test_a_card_with_a_typical_numeral_keeps_the_typical_size():
     # Tuning seed 4054: the Brown 1 lay two places from any sure card, beyond the look beside
     # them; it reads where the Brown row and the column of 1s cross (P5, _read_crossings).
     (4054, "legal"),
+    # Tuning seed 7018 (q60 JPEG): a pale grey mark of the table, its hue measured around its
+    # thin strokes, read as an unsure green in a clear enough ink (_table_grey).
+    (7018, "legal"),
 ])
 def test_every_card_of_a_hard_photo_is_read(seed, kind):
     photo = render_plaza_unseen.render_photo(seed, kind=kind)
