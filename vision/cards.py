@@ -2721,7 +2721,7 @@ def _card_from(numeral: _Numeral, upright: np.ndarray, ink: np.ndarray, labels: 
     x0, y0, x1, y1 = _card_box(numeral, card_size)
     box = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
     frame = (box @ back[:, :2].T + back[:, 2]) / scale
-    rgb = _ink_rgb(upright, ink, labels, numeral)
+    rgb = _ink_rgb(upright, ink, labels, numeral, scale)
     deck = _DECK.get()
     colour, colour_confidence = (classify_ink(rgb, deck.ink_lab if deck else None) if rgb is not None
                                  else (Colour.BLACK, 0.0))
@@ -2952,17 +2952,59 @@ def _lab(rgb: np.ndarray) -> np.ndarray:
                      200 * (f[:, 1] - f[:, 2])], axis=1)
 
 
-def _ink_rgb(upright: np.ndarray, ink: np.ndarray, labels: np.ndarray, numeral: _Numeral
-             ) -> np.ndarray | None:
-    """A numeral's ink (its darker half of stroke pixels), RGB relative to the paper white."""
+# Blur moves ink but keeps its sum: a thin stroke's colour is summed over it and a band this many
+# working pixels wide around it (see _ink_rgb).
+INK_BAND = 3
+LUMA = np.array([0.114, 0.587, 0.299])  # a BGR colour's lightness (JPEG's luma weights)
+# JPEG keeps colour in blocks of 2 x 2 photo pixels, smoothed over the next block when decoded:
+# a stroke this many photo pixels wide or more keeps its own colour at its core.
+SMEARED = 10.0
+
+
+def _ink_rgb(upright: np.ndarray, ink: np.ndarray, labels: np.ndarray, numeral: _Numeral,
+             scale: float) -> np.ndarray | None:
+    """A numeral's ink, RGB relative to its card's paper white. JPEG keeps a photo's colour at
+    half its resolution (blur and downscaling spread it too) while its lightness stays sharp: a
+    thin stroke's hue smears into the paper beside it, and its darkest pixels alone read a greyer
+    ink (at 2 MP a brown row read as black, reds as between red and brown: unseen tuning seed
+    7025). Blur moves ink but keeps its sum, so a thin stroke's hue is the darkening summed over
+    it and a band of INK_BAND pixels around it (other ink left out), against the card's paper
+    just beyond the band; its depth is that of the strokes' darker half. Strokes SMEARED wide,
+    and numerals under SHAPED tall: the darker half alone."""
     x, y, w, h = (int(v) for v in numeral.box)
-    window = labels[y:y + h, x:x + w]
+    reach = INK_BAND + 2
+    x0, y0 = max(0, x - reach), max(0, y - reach)
+    x1, y1 = min(labels.shape[1], x + w + reach), min(labels.shape[0], y + h + reach)
+    window = labels[y0:y1, x0:x1]
     strokes = np.isin(window, numeral.labels)
-    inkness = ink[y:y + h, x:x + w][strokes]
+    inkness = ink[y0:y1, x0:x1][strokes]
     if inkness.size == 0:
         return None
-    core = inkness >= np.percentile(inkness, 50)
-    return upright[y:y + h, x:x + w][strokes][core].mean(axis=0)[::-1]
+    pixels = upright[y0:y1, x0:x1].astype(np.float64)
+    darkest = pixels[strokes][inkness >= np.percentile(inkness, 50)].mean(axis=0)
+    # A stroke SMEARED wide keeps its colour at its core: summed with the paper around it, a
+    # 12 MP brown numeral read as black (unseen tuning seed 6019). A numeral under SHAPED tall is
+    # a corner index read alone: its ink, made clear, let it hold its card's place before the
+    # card's numeral was read (seed 6046, 1 MP).
+    if h < SHAPED or _stroke(strokes) >= SMEARED * scale:
+        return darkest[::-1]
+    other = _grown((window > 0) & ~strokes, 2)
+    band = _grown(strokes, INK_BAND) & ~other
+    ring = _grown(strokes, INK_BAND + 2) & ~_grown(strokes, INK_BAND) & ~other
+    if not ring.any():
+        return darkest[::-1]
+    paper = np.median(pixels[ring], axis=0)
+    summed = (paper - pixels[band]).sum(axis=0)
+    if LUMA @ summed <= 0:
+        return darkest[::-1]
+    depth = summed * (LUMA @ (paper - darkest)) / (LUMA @ summed)
+    return np.clip(1 - depth / np.maximum(paper, 1e-3), 0, 1)[::-1]
+
+
+def _grown(mask: np.ndarray, reach: int) -> np.ndarray:
+    """A boolean mask grown by `reach` pixels every way (a disc)."""
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    return cv2.dilate(mask.astype(np.uint8), disc) > 0
 
 
 def classify_ink(rgb: np.ndarray, deck: Mapping[Colour, np.ndarray] | None = None,

@@ -23,6 +23,7 @@ from tests.vision.render_plaza import render_photo, tuning_typefaces
 from vision import cards
 from vision.cards import (
     DECK_INK,
+    INK,
     REJECT,
     ROW_PITCH,
     SURE,
@@ -37,7 +38,9 @@ from vision.cards import (
     _confirmed,
     _dots,
     _doubt_aslant,
+    _ink_rgb,
     _judged,
+    _lab,
     _Numeral,
     _orient_six_or_nine,
     _PaperShare,
@@ -310,6 +313,29 @@ def test_any_small_image_gives_a_consistent_reading(height, width, seed):
 def test_typical_inks_are_named_with_confidence(rgb, colour):
     named, confidence = classify_ink(np.array(rgb))
     assert named is colour and confidence > 0.5
+
+
+@pytest.mark.parametrize("rgb", [(0.47, 0.27, 0.14), (0.8, 0.12, 0.14), (0.12, 0.5, 0.24),
+                                 (0.92, 0.75, 0.08)])
+def test_a_thin_strokes_ink_keeps_its_hue_through_jpeg(rgb):
+    # At 1-2 MP a numeral's strokes are two pixels wide, and JPEG keeps colour at half the
+    # resolution: the stroke's own pixels read a greyer ink (unseen tuning seed 7025: a brown
+    # row read as black). The hue summed around the stroke is the ink's.
+    paper = np.array([225.0, 240.0, 245.0])  # BGR, a warm white
+    stroke = np.zeros((64, 64), np.uint8)
+    cv2.polylines(stroke, [np.array([[20, 16], [42, 16], [28, 48]])], False, 255, 2, cv2.LINE_AA)
+    cover = stroke[..., None] / 255.0
+    printed = (paper * (1 - cover) + paper * np.array(rgb[::-1]) * cover).round().astype(np.uint8)
+    photo = cv2.imdecode(cv2.imencode(".jpg", printed, [cv2.IMWRITE_JPEG_QUALITY, 75])[1],
+                         cv2.IMREAD_COLOR)
+    upright = (photo / paper).astype(np.float32)
+    ink = np.clip(1 - upright.min(axis=2), 0, 1)
+    count, labels = cv2.connectedComponents((ink > INK).astype(np.uint8))
+    ys, xs = np.nonzero(labels)
+    numeral = replace(sure_numeral(7, 0, 0), labels=tuple(range(1, count)),
+                      box=(xs.min(), ys.min(), np.ptp(xs) + 1, np.ptp(ys) + 1))
+    measured, truth = _lab(np.array([_ink_rgb(upright, ink, labels, numeral, 1.0), rgb]))
+    assert np.linalg.norm(measured[1:] - truth[1:]) < 7
 
 
 # The Lab of two sure blacks of one pack, a little warm and cool.
@@ -731,6 +757,9 @@ def test_a_card_with_a_typical_numeral_keeps_the_typical_size():
     # Tuning seed 4054: the Brown 1 lay two places from any sure card, beyond the look beside
     # them; it reads where the Brown row and the column of 1s cross (P5, _read_crossings).
     (4054, "legal"),
+    # Tuning seed 7025 (2 MP): JPEG smeared the thin strokes' colour into the paper, the brown
+    # row read as black and the reds as between red and brown: nine cards unsure (_ink_rgb).
+    (7025, "illegal"),
     # Tuning seed 7018 (q60 JPEG): a pale grey mark of the table, its hue measured around its
     # thin strokes, read as an unsure green in a clear enough ink (_table_grey).
     (7018, "legal"),
