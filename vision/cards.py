@@ -342,9 +342,29 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
     found = alike
     # Ink that lies between the deck's colours, read as an unsure numeral, is nearly always a
     # pattern of the table (a print, a check), and reporting it would ask for a retake for
-    # nothing: it is dropped. Sure cards, and unsure ones in a clear ink, are kept.
+    # nothing: it is dropped, as is a grey far paler than the pack's black (_table_grey). Sure
+    # cards, and unsure ones in a clear ink, are kept.
+    blacks = _lab(np.array([r.ink for r in found if isinstance(r.item, SeenCard)
+                            and r.item.card.colour is Colour.BLACK and r.ink is not None]
+                           ).reshape(-1, 3))
     return [reading for reading in found
-            if isinstance(reading.item, SeenCard) or reading.colour_confidence >= INK_CLEAR]
+            if isinstance(reading.item, SeenCard) or reading.colour_confidence >= INK_CLEAR
+            and not _table_grey(reading.ink, blacks)]
+
+
+def _table_grey(ink: np.ndarray | None, blacks: np.ndarray) -> bool:
+    """Whether an unsure reading's `ink` (RGB relative to the paper white) is a grey mark of the
+    table, not a numeral's: of the hue of the pack's black ink (`blacks`, Lab of the sure black
+    cards; two at least) within an ink's stray (DECK_STRAY), but paler than every one of them
+    by DECK_FAR strays. One pack prints its blacks alike and a photo blurs them alike: a pale
+    grey far from all of them is a mark (a stain, a pencil line) whose hue a thin stroke's
+    measure may read as a clear ink (unseen tuning seed 7018: a grey mark read as an unsure
+    green)."""
+    if len(blacks) < 2 or ink is None:
+        return False
+    lab = _lab(ink[None])[0]
+    return bool(np.linalg.norm(lab[1:] - np.median(blacks[:, 1:], axis=0)) <= DECK_STRAY
+                and lab[0] > blacks[:, 0].max() + DECK_FAR * DECK_STRAY)
 
 
 def _parted(read: list[_Reading], seconds: list[_Reading]) -> list[_Reading]:
@@ -855,6 +875,13 @@ def _read_row_gaps(small: np.ndarray, found: list[_Reading], scale: float,
         top = reading.frame[1] - reading.frame[0]
         down = reading.frame[3] - reading.frame[0]
         width = float(np.linalg.norm(top))
+        # A frame read ASLANT of its neighbours' rows steps off the grid, and the place it looks
+        # at then holds the true one (unseen tuning seed 6052: a Green 10 missed): it steps
+        # along their rows. Its neighbours, not the whole Plaza's: perspective turns the rows.
+        rows = _row_axis(_nearest(sure, reading, 3))
+        if rows is not None and abs(_off_axis(top, rows)) >= math.radians(ASLANT):
+            along = np.array([math.cos(rows), math.sin(rows)])
+            top, down = width * along, float(np.linalg.norm(down)) * _down(along)
         for step in (top, -top, pitch * down, -pitch * down):
             place = reading.frame + step
             centre = place.mean(axis=0)
@@ -2725,7 +2752,7 @@ def _card_from(numeral: _Numeral, upright: np.ndarray, ink: np.ndarray, labels: 
     x0, y0, x1, y1 = _card_box(numeral, card_size)
     box = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
     frame = (box @ back[:, :2].T + back[:, 2]) / scale
-    rgb = _ink_rgb(upright, ink, labels, numeral)
+    rgb = _ink_rgb(upright, ink, labels, numeral, scale)
     deck = _DECK.get()
     colour, colour_confidence = (classify_ink(rgb, deck.ink_lab if deck else None) if rgb is not None
                                  else (Colour.BLACK, 0.0))
@@ -2819,13 +2846,24 @@ def _doubt_aslant(found: list[_Reading]) -> list[_Reading]:
         return found
     doubted = []
     for reading in found:
-        top = reading.frame[1] - reading.frame[0]
-        off = (math.atan2(top[1], top[0]) - axis + math.pi / 2) % math.pi - math.pi / 2
-        if abs(off) >= math.radians(ASLANT):
+        if abs(_off_axis(reading.frame[1] - reading.frame[0], axis)) >= math.radians(ASLANT):
             reading = _rejudged(reading, _doubted(reading.probabilities),
                                 reading.colour_confidence)
         doubted.append(reading)
     return doubted
+
+
+def _off_axis(top: np.ndarray, axis: float) -> float:
+    """How far (radians, within a quarter turn either way) a frame's `top` lies off `axis`."""
+    return (math.atan2(top[1], top[0]) - axis + math.pi / 2) % math.pi - math.pi / 2
+
+
+def _nearest(sure: list[_Reading], reading: _Reading, count: int) -> list[_Reading]:
+    """The `count` readings of `sure` nearest to `reading` (itself left out)."""
+    centre = reading.frame.mean(axis=0)
+    others = [r for r in sure if r is not reading]
+    return sorted(others, key=lambda r: float(np.linalg.norm(r.frame.mean(axis=0) - centre))
+                  )[:count]
 
 
 def _doubt_against_row(found: list[_Reading]) -> list[_Reading]:
@@ -2945,17 +2983,59 @@ def _lab(rgb: np.ndarray) -> np.ndarray:
                      200 * (f[:, 1] - f[:, 2])], axis=1)
 
 
-def _ink_rgb(upright: np.ndarray, ink: np.ndarray, labels: np.ndarray, numeral: _Numeral
-             ) -> np.ndarray | None:
-    """A numeral's ink (its darker half of stroke pixels), RGB relative to the paper white."""
+# Blur moves ink but keeps its sum: a thin stroke's colour is summed over it and a band this many
+# working pixels wide around it (see _ink_rgb).
+INK_BAND = 3
+LUMA = np.array([0.114, 0.587, 0.299])  # a BGR colour's lightness (JPEG's luma weights)
+# JPEG keeps colour in blocks of 2 x 2 photo pixels, smoothed over the next block when decoded:
+# a stroke this many photo pixels wide or more keeps its own colour at its core.
+SMEARED = 10.0
+
+
+def _ink_rgb(upright: np.ndarray, ink: np.ndarray, labels: np.ndarray, numeral: _Numeral,
+             scale: float) -> np.ndarray | None:
+    """A numeral's ink, RGB relative to its card's paper white. JPEG keeps a photo's colour at
+    half its resolution (blur and downscaling spread it too) while its lightness stays sharp: a
+    thin stroke's hue smears into the paper beside it, and its darkest pixels alone read a greyer
+    ink (at 2 MP a brown row read as black, reds as between red and brown: unseen tuning seed
+    7025). Blur moves ink but keeps its sum, so a thin stroke's hue is the darkening summed over
+    it and a band of INK_BAND pixels around it (other ink left out), against the card's paper
+    just beyond the band; its depth is that of the strokes' darker half. Strokes SMEARED wide,
+    and numerals under SHAPED tall: the darker half alone."""
     x, y, w, h = (int(v) for v in numeral.box)
-    window = labels[y:y + h, x:x + w]
+    reach = INK_BAND + 2
+    x0, y0 = max(0, x - reach), max(0, y - reach)
+    x1, y1 = min(labels.shape[1], x + w + reach), min(labels.shape[0], y + h + reach)
+    window = labels[y0:y1, x0:x1]
     strokes = np.isin(window, numeral.labels)
-    inkness = ink[y:y + h, x:x + w][strokes]
+    inkness = ink[y0:y1, x0:x1][strokes]
     if inkness.size == 0:
         return None
-    core = inkness >= np.percentile(inkness, 50)
-    return upright[y:y + h, x:x + w][strokes][core].mean(axis=0)[::-1]
+    pixels = upright[y0:y1, x0:x1].astype(np.float64)
+    darkest = pixels[strokes][inkness >= np.percentile(inkness, 50)].mean(axis=0)
+    # A stroke SMEARED wide keeps its colour at its core: summed with the paper around it, a
+    # 12 MP brown numeral read as black (unseen tuning seed 6019). A numeral under SHAPED tall is
+    # a corner index read alone: its ink, made clear, let it hold its card's place before the
+    # card's numeral was read (seed 6046, 1 MP).
+    if h < SHAPED or _stroke(strokes) >= SMEARED * scale:
+        return darkest[::-1]
+    other = _grown((window > 0) & ~strokes, 2)
+    band = _grown(strokes, INK_BAND) & ~other
+    ring = _grown(strokes, INK_BAND + 2) & ~_grown(strokes, INK_BAND) & ~other
+    if not ring.any():
+        return darkest[::-1]
+    paper = np.median(pixels[ring], axis=0)
+    summed = (paper - pixels[band]).sum(axis=0)
+    if LUMA @ summed <= 0:
+        return darkest[::-1]
+    depth = summed * (LUMA @ (paper - darkest)) / (LUMA @ summed)
+    return np.clip(1 - depth / np.maximum(paper, 1e-3), 0, 1)[::-1]
+
+
+def _grown(mask: np.ndarray, reach: int) -> np.ndarray:
+    """A boolean mask grown by `reach` pixels every way (a disc)."""
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    return cv2.dilate(mask.astype(np.uint8), disc) > 0
 
 
 def classify_ink(rgb: np.ndarray, deck: Mapping[Colour, np.ndarray] | None = None,

@@ -23,6 +23,7 @@ from tests.vision.render_plaza import render_photo, tuning_typefaces
 from vision import cards
 from vision.cards import (
     DECK_INK,
+    INK,
     REJECT,
     ROW_PITCH,
     SURE,
@@ -37,7 +38,9 @@ from vision.cards import (
     _confirmed,
     _dots,
     _doubt_aslant,
+    _ink_rgb,
     _judged,
+    _lab,
     _Numeral,
     _orient_six_or_nine,
     _PaperShare,
@@ -53,6 +56,7 @@ from vision.cards import (
     _settle_by_place,
     _settle_duplicates,
     _settle_on_grid,
+    _table_grey,
     _thinnest,
     _without_indices,
     annotate,
@@ -309,6 +313,44 @@ def test_any_small_image_gives_a_consistent_reading(height, width, seed):
 def test_typical_inks_are_named_with_confidence(rgb, colour):
     named, confidence = classify_ink(np.array(rgb))
     assert named is colour and confidence > 0.5
+
+
+@pytest.mark.parametrize("rgb", [(0.47, 0.27, 0.14), (0.8, 0.12, 0.14), (0.12, 0.5, 0.24),
+                                 (0.92, 0.75, 0.08)])
+def test_a_thin_strokes_ink_keeps_its_hue_through_jpeg(rgb):
+    # At 1-2 MP a numeral's strokes are two pixels wide, and JPEG keeps colour at half the
+    # resolution: the stroke's own pixels read a greyer ink (unseen tuning seed 7025: a brown
+    # row read as black). The hue summed around the stroke is the ink's.
+    paper = np.array([225.0, 240.0, 245.0])  # BGR, a warm white
+    stroke = np.zeros((64, 64), np.uint8)
+    cv2.polylines(stroke, [np.array([[20, 16], [42, 16], [28, 48]])], False, 255, 2, cv2.LINE_AA)
+    cover = stroke[..., None] / 255.0
+    printed = (paper * (1 - cover) + paper * np.array(rgb[::-1]) * cover).round().astype(np.uint8)
+    photo = cv2.imdecode(cv2.imencode(".jpg", printed, [cv2.IMWRITE_JPEG_QUALITY, 75])[1],
+                         cv2.IMREAD_COLOR)
+    upright = (photo / paper).astype(np.float32)
+    ink = np.clip(1 - upright.min(axis=2), 0, 1)
+    count, labels = cv2.connectedComponents((ink > INK).astype(np.uint8))
+    ys, xs = np.nonzero(labels)
+    numeral = replace(sure_numeral(7, 0, 0), labels=tuple(range(1, count)),
+                      box=(xs.min(), ys.min(), np.ptp(xs) + 1, np.ptp(ys) + 1))
+    measured, truth = _lab(np.array([_ink_rgb(upright, ink, labels, numeral, 1.0), rgb]))
+    assert np.linalg.norm(measured[1:] - truth[1:]) < 7
+
+
+# The Lab of two sure blacks of one pack, a little warm and cool.
+PACK_BLACKS = np.array([[30.0, 3.0, -1.0], [34.0, 2.0, 1.0]])
+
+
+@pytest.mark.parametrize(("rgb", "blacks", "mark"), [
+    ((0.54, 0.55, 0.56), PACK_BLACKS, True),  # a pale grey: a table mark (tuning seed 7018)
+    ((0.33, 0.31, 0.32), PACK_BLACKS, False),  # the pack's own black
+    ((0.42, 0.41, 0.42), PACK_BLACKS, False),  # a black thinned a little, as blur thins it
+    ((0.75, 0.52, 0.50), PACK_BLACKS, False),  # as pale, but a red's hue: not the black's
+    ((0.54, 0.55, 0.56), PACK_BLACKS[:1], False),  # one black measures no pack's black
+])
+def test_a_grey_far_paler_than_the_packs_black_is_a_table_mark(rgb, blacks, mark):
+    assert _table_grey(np.array(rgb), blacks) is mark
 
 
 # ---------------------------------------------------------------------------------------------
@@ -715,6 +757,12 @@ def test_a_card_with_a_typical_numeral_keeps_the_typical_size():
     # Tuning seed 4054: the Brown 1 lay two places from any sure card, beyond the look beside
     # them; it reads where the Brown row and the column of 1s cross (P5, _read_crossings).
     (4054, "legal"),
+    # Tuning seed 7025 (2 MP): JPEG smeared the thin strokes' colour into the paper, the brown
+    # row read as black and the reds as between red and brown: nine cards unsure (_ink_rgb).
+    (7025, "illegal"),
+    # Tuning seed 7018 (q60 JPEG): a pale grey mark of the table, its hue measured around its
+    # thin strokes, read as an unsure green in a clear enough ink (_table_grey).
+    (7018, "legal"),
 ])
 def test_every_card_of_a_hard_photo_is_read(seed, kind):
     photo = render_plaza_unseen.render_photo(seed, kind=kind)
