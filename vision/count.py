@@ -924,21 +924,27 @@ def _verdict(index: int, score: cells.Scores, every: np.ndarray, vouched: set[in
     return "unsure", mine  # flat content looks the same turned or moved
 
 
+FINE_DETAIL = 0.5  # a cell whose contrast the coarse scale keeps less than this share of is
+# fine detail (dots, stripes, lines of text); an edge or a shape keeps most of it, and its place
+# in the cell tells it from its look-alikes at the fine scale
+
+
 def _coarse_doubts(lit: list[cells.Body], bank: cells.Bank, verdicts: list[str],
                    mines: list[float], distances: list[np.ndarray], distinct: np.ndarray,
                    structured: np.ndarray, compared: list[bool], vouched: set[int]
                    ) -> tuple[list[str], list[float], list[np.ndarray], np.ndarray, np.ndarray]:
     """The cells read again at the coarse scale (cells.coarse) where their picture cell has a
-    pattern and they were counted wrong: a repeating pattern (dots, stripes, checks) looks the
-    same in many cells but for its phase, which a grid a few pixels off or a blur takes away,
-    so a right piece reads as far from its own cell as from its look-alikes. Where the
-    coarse scale, the pattern averaged out, finds the cell flat content that only look-alikes
-    explain as well (_verdict, as for a flat cell), its content cannot tell and it is unsure:
-    its seams decide (_seams_decide), read with the coarse distances and look-alikes, as a
-    flat cell's are. The coarse scale never counts a cell right by itself: a wrong piece of
-    the same pattern looks like it there too (T6)."""
+    pattern of fine detail (FINE_DETAIL) and they were counted wrong: a repeating pattern
+    (dots, stripes, lines of text) looks the same in many cells but for its phase, which a
+    grid a few pixels off or a blur takes away, so a right piece reads as far from its own
+    cell as from its look-alikes. Where the coarse scale, the pattern averaged out, finds the
+    cell flat content that only look-alikes explain as well (_verdict, as for a flat cell),
+    its content cannot tell and it is unsure: its seams decide (_seams_decide), read with the
+    coarse distances and look-alikes, as a flat cell's are. The coarse scale never counts a
+    cell right by itself: a wrong piece of the same pattern looks like it there too (T6)."""
+    fine = bank.coarse.texture < FINE_DETAIL * bank.texture
     doubted = [index for index, verdict in enumerate(verdicts)
-               if verdict == "wrong" and structured[index] and compared[index]]
+               if verdict == "wrong" and structured[index] and fine[index] and compared[index]]
     if not doubted:
         return verdicts, mines, distances, distinct, structured
     refs = bank.turned.coarse

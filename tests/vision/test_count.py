@@ -323,12 +323,16 @@ def test_t6_rendered_rectangles_are_counted_exactly_cell_by_cell(names, seed):
     # 108012 (page, square pieces): a swapped piece of lines of text, alike at the coarse scale
     # and interlocking as square pieces do, correlates clearly better with the cell it came from
     (108_012, 13),
+    # 105004 (poster-1): cell 5's piece in cell 4, both a band's edge over a flat colour, alike
+    # but for where the edge lies; at the coarse scale they were look-alikes and its seams
+    # closed. An edge keeps its contrast there (count.FINE_DETAIL): no pattern's phase to lose
+    (105_004, 4),
 ], ids=["only-its-pattern-places-it", "a-flat-look-alikes-piece", "another-pictures-flat-piece",
         "a-turned-flat-corner", "a-right-piece-at-its-own-brightness",
         "a-wrong-piece-on-a-grid-the-seams-moved", "a-wrong-piece-on-a-tartan",
         "a-right-piece-on-a-tartan-under-glare", "a-wrong-piece-beside-a-right-one-seams-moved",
         "a-right-piece-of-dots-out-of-phase", "a-swapped-piece-of-the-same-dots",
-        "a-swapped-piece-of-text-on-square-pieces"])
+        "a-swapped-piece-of-text-on-square-pieces", "a-swapped-piece-alike-but-for-its-edge"])
 def test_t6_a_rendered_cell_is_counted_as_it_lies(seed, cell):
     photo = unseen.count_photo(unseen.UNSEEN_PICTURES, seed)
     counted = count_pieces(decode_photo(photo.jpeg), added_picture(photo.picture))
