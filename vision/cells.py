@@ -26,6 +26,7 @@ BRIGHTNESS = (0.45, 2.2)  # and change the brightness this much
 TEXTURE = 10.0  # grey standard deviation from which a patch's pattern counts
 PATTERN_WEIGHT = 0.25
 STRUCTURE_FLOOR = 25.0  # (colour variance, summed over channels) below this a patch is flat
+COARSE = 2.0  # (samples) the blur that takes a cell to the coarse scale (an eighth of its side)
 
 
 @dataclass(frozen=True, eq=False)
@@ -59,6 +60,26 @@ class Bank:
         which every reading of a photo scores against."""
         return Bank(np.concatenate([np.rot90(self.cells, -k, axes=(1, 2)) for k in range(4)]),
                     self.size)
+
+    @cached_property
+    def coarse(self) -> Bank:
+        """The bank at the coarse scale (`coarse`), made once per bank."""
+        return Bank(coarse(self.cells, np.ones(self.cells.shape[:3], np.float32)), self.size)
+
+
+def coarse(colour: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """Cells' colours (…, S, S, 3) blurred by COARSE samples over the samples of `weight`
+    (…, S, S) alone (a masked sample lends none of its colour): a repeating pattern's fine
+    detail (dots, stripes, checks a few samples apart) averages out, and a piece laid a few
+    pixels off its cell no longer reads its pattern out of phase."""
+    blur = _COARSE_BLUR
+    colours = np.einsum("ia,jb,...ijc->...abc", blur, blur, colour * weight[..., None])
+    weights = np.einsum("ia,jb,...ij->...ab", blur, blur, weight)
+    return (colours / np.maximum(weights, 1e-6)[..., None]).astype(np.float32)
+
+
+# the blur along one side of a cell as a matrix (a row of samples times it is blurred)
+_COARSE_BLUR = cv2.GaussianBlur(np.eye(SAMPLES, dtype=np.float32), (0, 1), COARSE)
 
 
 def bank(image: np.ndarray) -> Bank:

@@ -710,8 +710,10 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
     # the same, and counting them right would undercharge the player
     anchored = verdicts.count("right") >= ANCHORS
     compared = [present[index] and visible[index] >= SEEN for index in range(GRID * GRID)]
-    states = _seams_decide(found, lying.photo.lab, corners, bank, distances, distinct,
-                           verdicts, mines, compared, vouched, structured) if anchored \
+    verdicts, mines, distances, distinct, structured = _coarse_doubts(
+        lit, bank, verdicts, mines, distances, distinct, structured, compared, vouched)
+    states = _seams_decide(found, lying.photo.lab, corners, bank, distances, distinct, verdicts,
+                           mines, compared, vouched, structured) if anchored \
         else [verdict if verdict != "unsure" else "wrong" for verdict in verdicts]
     return _Reading(corners, states, fitness, verdicts.count("right"))
 
@@ -806,14 +808,15 @@ def _blurred(image: np.ndarray, sigma: float) -> np.ndarray:
 DISTINCT = 0.03  # picture cells (or turns) further apart than this can be told apart
 
 
-def _distinct(bank: cells.Bank, refs: cells.Bank) -> np.ndarray:
+def _distinct(bank: cells.Bank, refs: cells.Bank, apart: float = DISTINCT) -> np.ndarray:
     """(cells, cells × turns) whether each picture cell can be told from each cell under each
-    turn by content: a flat cell looks like its neighbours and its own turns."""
+    turn by content (further apart than `apart`): a flat cell looks like its neighbours and
+    its own turns."""
     whole = np.ones((1, cells.SAMPLES, cells.SAMPLES), np.float32)
     unlit = np.ones(3)
     return np.stack([cells.distance(cells.scores(cells.Body(cell[None], whole), refs), unlit,
                                     np.zeros(1, int)[:, None], np.arange(len(refs.cells))[None])[0]
-                     for cell in bank.cells]) > DISTINCT
+                     for cell in bank.cells]) > apart
 
 
 STRUCTURED = 8.0  # (colour standard deviation) a picture cell with this much pattern is told
@@ -922,6 +925,55 @@ def _verdict(index: int, score: cells.Scores, every: np.ndarray, vouched: set[in
         # its neighbours, so they cannot vouch for it)
         return "wrong", mine
     return "unsure", mine  # flat content looks the same turned or moved
+
+
+FINE_DETAIL = 0.5  # a cell whose contrast the coarse scale keeps less than this share of is
+# fine detail (dots, stripes, lines of text); an edge or a shape keeps most of it, and its place
+# in the cell tells it from its look-alikes at the fine scale
+
+
+def _coarse_doubts(lit: list[cells.Body], bank: cells.Bank, verdicts: list[str],
+                   mines: list[float], distances: list[np.ndarray], distinct: np.ndarray,
+                   structured: np.ndarray, compared: list[bool], vouched: set[int]
+                   ) -> tuple[list[str], list[float], list[np.ndarray], np.ndarray, np.ndarray]:
+    """The cells read again at the coarse scale (cells.coarse) where their picture cell has a
+    pattern of fine detail (FINE_DETAIL) and they were counted wrong: a repeating pattern
+    (dots, stripes, lines of text) looks the same in many cells but for its phase, which a
+    grid a few pixels off or a blur takes away, so a right piece reads as far from its own
+    cell as from its look-alikes. Where the coarse scale, the pattern averaged out, finds the
+    cell flat content that only look-alikes explain as well (_verdict, as for a flat cell),
+    its content cannot tell and it is unsure: its seams decide (_seams_decide), read with the
+    coarse distances and look-alikes, as a flat cell's are. The coarse scale never counts a
+    cell right by itself: a wrong piece of the same pattern looks like it there too (T6)."""
+    fine = bank.coarse.texture < FINE_DETAIL * bank.texture
+    doubted = [index for index, verdict in enumerate(verdicts)
+               if verdict == "wrong" and structured[index] and fine[index] and compared[index]]
+    if not doubted:
+        return verdicts, mines, distances, distinct, structured
+    refs = bank.turned.coarse
+    # a pattern's phase left over at the coarse scale sets cells as far apart as noise does
+    coarse_distinct = _distinct(bank.coarse, refs, NOISE)
+    flat = np.zeros_like(structured)
+    placed = {index for index, verdict in enumerate(verdicts) if verdict == "right"}
+    verdicts, mines, distances = list(verdicts), list(mines), list(distances)
+    distinct, structured = distinct.copy(), structured.copy()
+    for index in doubted:
+        body = lit[index]
+        # its fine pattern must be its own cell's, about as like it as any cell's: a piece
+        # of another pattern in the same colours (stripes for dots) is alike only at the
+        # coarse scale, and a swapped piece of a like texture (lines of text) correlates
+        # clearly better with its own cell (a pattern's phase moves correlation a little)
+        correlated = cells.scores(body, bank.turned).structure().max(0)
+        if correlated[index] < max(STRUCTURE_LIKE, correlated.max() - STRUCTURE_MARGIN / 2):
+            continue
+        score = cells.scores(cells.Body(cells.coarse(body.colour, body.weight), body.weight),
+                             refs)
+        every = _distances(score, index)
+        if _verdict(index, score, every, vouched, coarse_distinct, flat, placed)[0] == "wrong":
+            continue
+        verdicts[index], mines[index], distances[index] = "unsure", float(every[index]), every
+        distinct[index], structured[index] = coarse_distinct[index], False
+    return verdicts, mines, distances, distinct, structured
 
 
 def _beaten_by_colour(index: int, every: np.ndarray) -> np.ndarray:

@@ -351,11 +351,26 @@ def test_t6_rendered_rectangles_are_counted_exactly_cell_by_cell(names, seed):
     # flat right piece's seams close, while a turned piece among right ones (cell 7) stays wrong
     (103_016, 3),
     (103_016, 7),
+    # 106000 (pattern-1, dots): a right piece whose dots lie a little out of phase with its
+    # cell's reads nearer other cells of the dots (0.079) than its own (0.116); at the coarse
+    # scale only look-alikes explain it as well, and its seams decide. Cell 15's swapped piece
+    # of the same dots, read the same way, stays wrong
+    (106_000, 1),
+    (106_000, 15),
+    # 108012 (page, square pieces): a swapped piece of lines of text, alike at the coarse scale
+    # and interlocking as square pieces do, correlates clearly better with the cell it came from
+    (108_012, 13),
+    # 105004 (poster-1): cell 5's piece in cell 4, both a band's edge over a flat colour, alike
+    # but for where the edge lies; at the coarse scale they were look-alikes and its seams
+    # closed. An edge keeps its contrast there (count.FINE_DETAIL): no pattern's phase to lose
+    (105_004, 4),
 ], ids=["only-its-pattern-places-it", "a-flat-look-alikes-piece", "another-pictures-flat-piece",
         "a-turned-flat-corner", "a-right-piece-at-its-own-brightness",
         "a-wrong-piece-on-a-grid-the-seams-moved", "a-wrong-piece-on-a-tartan",
         "a-right-piece-on-a-tartan-under-glare", "a-wrong-piece-beside-a-right-one-seams-moved",
-        "a-right-piece-its-seams-showing-table-coloured-print", "a-turned-piece-among-right-ones"])
+        "a-right-piece-its-seams-showing-table-coloured-print", "a-turned-piece-among-right-ones",
+        "a-right-piece-of-dots-out-of-phase", "a-swapped-piece-of-the-same-dots",
+        "a-swapped-piece-of-text-on-square-pieces", "a-swapped-piece-alike-but-for-its-edge"])
 def test_t6_a_rendered_cell_is_counted_as_it_lies(seed, cell):
     photo = unseen.count_photo(unseen.UNSEEN_PICTURES, seed)
     counted = count_pieces(decode_photo(photo.jpeg), added_picture(photo.picture))
@@ -794,19 +809,20 @@ def _states_by_seams(picture: np.ndarray, shown: dict[int, np.ndarray],
                      verdicts: list[str] | None,
                      holes: Sequence[tuple[int, int]] = (),
                      vouched: frozenset[int] = frozenset()) -> list[str]:
-    """The states _seams_decide gives cells of `verdicts` (None: as _judged gives them)
+    """The states _seams_decide gives cells of `verdicts` (None: as _judged, then
+    _coarse_doubts, give them)
     showing their own cells of `picture`, or the lit colour in `shown`, on a rectangle whose
     seams are all closed but those in `holes` (_grid_pieces), features placing the pieces of
     `vouched`."""
     bank = cells.bank(picture)
     refs = bank.turned
     lit = [_lit_body(shown.get(index, bank.cells[index])) for index in range(16)]
-    structured = bank.texture >= count.STRUCTURED
-    judged, mines, distances = count._judged(lit, refs, [True] * 16, [1.0] * 16, set(),
-                                             count._distinct(bank, refs), structured)
+    distinct, structured = count._distinct(bank, refs), bank.texture >= count.STRUCTURED
+    judged, mines, distances, distinct, structured = count._coarse_doubts(
+        lit, bank, *count._judged(lit, refs, [True] * 16, [1.0] * 16, set(), distinct,
+                                  structured), distinct, structured, [True] * 16, set())
     found, corners = _grid_pieces(list(holes))
-    return count._seams_decide(found, _photo_lab(found), corners, bank, distances,
-                               count._distinct(bank, refs),
+    return count._seams_decide(found, _photo_lab(found), corners, bank, distances, distinct,
                                judged if verdicts is None else verdicts, mines, [True] * 16,
                                set(vouched), structured)
 
@@ -928,3 +944,44 @@ def test_t6_a_piece_brighter_than_the_light_around_it_is_right_only_the_right_wa
     assert unlit.min() > count.NOISE  # its brightness alone puts it beyond the noise
     assert _judged_in_place(bank, 5, shown) == expected
 
+
+# ---------------------------------------------------------------- a repeating pattern
+
+def _repeating(motif: np.ndarray) -> np.ndarray:
+    """A picture (300 × 400) in two colours, the second where `motif` (300, 400) is True."""
+    return np.ascontiguousarray(np.where(motif[..., None], np.uint8([40, 40, 150]),
+                                         np.uint8([200, 120, 60])))
+
+
+_Y, _X = np.mgrid[0:300, 0:400].astype(np.float32)
+DOT_PERIOD = 23.0  # not a divisor of a cell's side: each cell shows the dots in its own phase
+DOTTED = _repeating(np.hypot(_X % DOT_PERIOD - DOT_PERIOD / 2,
+                             _Y % DOT_PERIOD - DOT_PERIOD / 2) < 0.3 * DOT_PERIOD)
+STRIPED = _repeating((_X + _Y) // 9 % 4 == 0)  # another pattern in the same two colours
+
+
+def _dotted_cell(index: int, off: tuple[float, float]) -> np.ndarray:
+    """Cell `index` of DOTTED as a photo shows it, `off` pixels off its place and blurred."""
+    row, col = divmod(index, 4)
+    return cells.sample(cv2.GaussianBlur(DOTTED, (0, 0), 1.5),
+                        np.array([(col + 0.5) * 100 + off[0], (row + 0.5) * 75 + off[1]]),
+                        np.array([100.0, 0.0]), np.array([0.0, 75.0]))
+
+
+@pytest.mark.parametrize(("shown", "holes", "expected"), [
+    # its own piece, a few pixels off and blurred: its dots a little out of phase with its own
+    # cell's, it reads as far from its own cell as from others (tuning 108005: pattern-2)
+    (_dotted_cell(5, (-2, 2)), [], "right"),
+    (_dotted_cell(5, (-2, 2)), [(5, 6)], "wrong"),  # turned or moved: its seams are open
+    # cell 6's piece: the same dots in another phase, closer to cell 6's than its own
+    (_dotted_cell(6, (0, 0)), [], "wrong"),
+    (_dotted_cell(6, (0, 0)), [(5, 6)], "wrong"),
+    # a piece of another pattern in the same colours: alike only at the coarse scale
+    (cells.bank(STRIPED).cells[5], [], "wrong"),
+], ids=["own-piece-off-phase", "own-piece-open-seam", "look-alike", "look-alike-open-seam",
+        "another-pattern-same-colours"])
+def test_t6_a_piece_of_a_repeating_pattern_is_decided_by_its_seams(shown, holes, expected):
+    bank = cells.bank(DOTTED)
+    assert (bank.texture >= count.STRUCTURED).all()
+    assert _judged_in_place(bank, 5, shown) == "wrong"  # its fine pattern cannot place it
+    assert _states_by_seams(DOTTED, {5: shown}, None, holes)[5] == expected
