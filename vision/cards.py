@@ -889,8 +889,7 @@ def _read_row_gaps(small: np.ndarray, found: list[_Reading], scale: float,
                 continue
             looked.append(centre)
             for new in _read_place(small, place, scale, axis, unsure_too=True):
-                if _of_the_packs_size(new.glyph, reading.glyph) \
-                        and np.linalg.norm(new.frame.mean(axis=0) - centre) < 0.5 * width:
+                if _of_the_packs_size(new.glyph, reading.glyph) and _centred(new, centre, width):
                     more.append(new)
                     centres.append(new.frame.mean(axis=0))
                     if isinstance(new.item, SeenCard):
@@ -966,6 +965,12 @@ def _held(centre: np.ndarray, centres: list[np.ndarray], width: float) -> bool:
     return any(np.linalg.norm(centre - other) < 0.6 * width for other in centres)
 
 
+def _centred(reading: _Reading, centre: np.ndarray, width: float) -> bool:
+    """Whether `reading` lies centred on the card-sized place looked at, at `centre`: within half
+    a card `width` of it (a card beside the place may read there too)."""
+    return bool(np.linalg.norm(reading.frame.mean(axis=0) - centre) < 0.5 * width)
+
+
 def _unit(vector: np.ndarray) -> np.ndarray:
     return vector / np.linalg.norm(vector)
 
@@ -1022,7 +1027,7 @@ def _read_crossings(small: np.ndarray, found: list[_Reading], scale: float,
         size = (width, float(np.median(np.linalg.norm(frames[:, 3] - frames[:, 0], axis=1))))
         for new in _read_place(small, _place_at(centre, along, size), scale, axis):
             if new.item.card == Card(colour, number) and _of_the_packs_size(new.glyph, glyph) \
-                    and np.linalg.norm(new.frame.mean(axis=0) - centre) < 0.5 * width:
+                    and _centred(new, centre, width):
                 more.append(new)
                 held.append(new.frame.mean(axis=0))
                 break
@@ -1096,7 +1101,7 @@ def _read_by_index(dropped: list[_Reading], kept: list[_Reading], small: np.ndar
             own_axis = axis if axis is not None else math.atan2(along[1], along[0])
             found = [confirmed for r in _read_place(small, place, scale, own_axis, unsure_too=True)
                      if (confirmed := _confirmed(r, index)) is not None
-                     and np.linalg.norm(r.frame.mean(axis=0) - middle) < 0.5 * width]
+                     and _centred(r, middle, width)]
             if found:
                 more.append(found[0])
                 centres.append(found[0].frame.mean(axis=0))

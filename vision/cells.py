@@ -21,6 +21,9 @@ GRID = 4
 SAMPLES = 16  # samples per cell side
 SUPERSAMPLE = 4  # each sample averages this many per side (no aliasing of fine texture)
 MARGIN = 0.04  # the outermost samples stay this far inside the cell (share of its side)
+# where each row (or column) of a cell's samples lies: its middle, as a share of the cell's side
+# from the cell's middle
+SAMPLE_CENTRES = (np.arange(SAMPLES) + 0.5) / SAMPLES * (1 - 2 * MARGIN) + MARGIN - 0.5
 TINT = 1.25  # the light may tint one colour channel this much against the others
 BRIGHTNESS = (0.45, 2.2)  # and change the brightness this much
 TEXTURE = 10.0  # grey standard deviation from which a patch's pattern counts
@@ -301,8 +304,7 @@ def brightness(scored: Scores, turn: np.ndarray, cell: int | np.ndarray, bound: 
 # Across a pair of joined pieces the light (a shadow's soft edge, glare, the lamp's reach) is
 # one smooth field of brightness, here quadratic in the photo's coordinates: smooth enough that
 # the picture's own detail is not lit away, curved enough to follow a soft shadow's edge.
-_CENTRES = (np.arange(SAMPLES) + 0.5) / SAMPLES * (1 - 2 * MARGIN) + MARGIN - 0.5
-_SAMPLE_U, _SAMPLE_V = np.meshgrid(_CENTRES, _CENTRES)
+_SAMPLE_U, _SAMPLE_V = np.meshgrid(SAMPLE_CENTRES, SAMPLE_CENTRES)
 
 
 def sample_points(centre: np.ndarray, axis_x: np.ndarray, axis_y: np.ndarray) -> np.ndarray:

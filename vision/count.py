@@ -83,7 +83,6 @@ from vision.matching import (
 from vision.pictures import Picture, check_image
 from vision.pieces import (
     LIGHTNESS_SLACK,
-    LIGHTNESS_WEIGHT,
     SEED,
     TABLE_COLOURS,
     MaskPhoto,
@@ -95,6 +94,7 @@ from vision.pieces import (
     nearest_table,
     read_rectangle,
     segment,
+    weighted_lab,
 )
 
 
@@ -1050,8 +1050,7 @@ def _clear_of_foreign_tabs(index: int, verdicts: list[str]) -> np.ndarray:
     """(S, S) 1 at the cell's samples that no neighbour not counted right can cover with a tab:
     those less than CORE from the side they share, within FOREIGN_SPAN along it, are 0."""
     row, col = divmod(index, GRID)
-    steps = (np.arange(cells.SAMPLES) + 0.5) / cells.SAMPLES * (1 - 2 * cells.MARGIN) \
-        + cells.MARGIN
+    steps = cells.SAMPLE_CENTRES + 0.5  # from the cell's top (left) side
     down, across = np.meshgrid(steps, steps, indexing="ij")
     keep = np.ones((cells.SAMPLES, cells.SAMPLES), np.float32)
     for (d_row, d_col), depth, along in (((-1, 0), down, across), ((1, 0), 1 - down, across),
@@ -1214,8 +1213,7 @@ def _print_showing(found: Pieces, lab: np.ndarray, corners: np.ndarray, bank: ce
         return np.zeros(int(holes.sum()), bool)
     to_grid = cv2.getPerspectiveTransform(
         np.float32(corners), np.float32([[0, 0], [GRID, 0], [GRID, GRID], [0, GRID]]))
-    mosaic = cv2.cvtColor(np.clip(np.round(_mosaic_of(bank.cells)), 0, 255).astype(np.uint8),
-                          cv2.COLOR_BGR2Lab).astype(np.float32) * np.float32([LIGHTNESS_WEIGHT, 1, 1])
+    mosaic = weighted_lab(np.clip(np.round(_mosaic_of(bank.cells)), 0, 255).astype(np.uint8))
 
     def picture_at(mask: np.ndarray) -> np.ndarray:
         """The picture's colour (weighted Lab) at the pixels of `mask`, from the bank's
@@ -1242,9 +1240,7 @@ def _telling(found: Pieces, bank: cells.Bank, cell: tuple[int, int],
     within SEAM_REACH of the side, in both cells, are all colours the segmentation calls piece
     (further than its margin from the table's): elsewhere right pieces show table colours."""
     lines = int(np.ceil((SEAM_REACH - cells.MARGIN) * cells.SAMPLES / (1 - 2 * cells.MARGIN)))
-    positions = ((np.arange(cells.SAMPLES) + 0.5) / cells.SAMPLES * (1 - 2 * cells.MARGIN)
-                 + cells.MARGIN - 0.5)
-    inside = np.abs(positions) <= SEAM_SPAN
+    inside = np.abs(cells.SAMPLE_CENTRES) <= SEAM_SPAN
     if found.table is None or not len(found.table):
         return inside[inside]
     d_row, d_col = neighbour[0] - cell[0], neighbour[1] - cell[1]

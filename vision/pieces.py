@@ -62,8 +62,14 @@ class Pieces:
 
 def lab_of(image: np.ndarray) -> np.ndarray:
     """The image in Lab, lightly blurred, lightness weighted down (uneven light)."""
-    lab = cv2.cvtColor(cv2.GaussianBlur(image, (0, 0), 1.2), cv2.COLOR_BGR2Lab)
-    return lab.astype(np.float32) * np.float32([LIGHTNESS_WEIGHT, 1, 1])
+    return weighted_lab(cv2.GaussianBlur(image, (0, 0), 1.2))
+
+
+def weighted_lab(image: np.ndarray) -> np.ndarray:
+    """The image (BGR, uint8) in Lab, lightness weighted down (uneven light): the colours the
+    segmentation measures by."""
+    return cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32) \
+        * np.float32([LIGHTNESS_WEIGHT, 1, 1])
 
 
 def border_ring(image: np.ndarray) -> np.ndarray:
