@@ -523,6 +523,10 @@ MOVED_CLOSER, MOVED_BY = 2.0, 0.04
 # it looks most like: a joined pair whose bodies look only loosely like their cells (up to
 # LOOSELY) still fits when that placing beats every other explanation by CLEARLY.
 LOOSELY, CLEARLY = 0.3, 0.05
+# Relit by one smooth field (_relit_worst), a fit must still beat the rival placings relit alike
+# by this much of the worse body's distance (CLEARLY is of both bodies' sum): relit, the fit
+# 9049 read 0.187 and its rivals 0.175 to 0.196, the turned pair 5064 0.284 against 0.222
+RELIT_BY = CLEARLY / 2
 ASPECT_SLACK = 1.3  # measured body sides may be off the cell's proportions by this factor
 # (camera tilt and the blanks at the ends)
 
@@ -650,9 +654,19 @@ class _PairPlacement:
                               outlines)
         if worst <= LOOSELY and self.total[self.rival()] - self.total[fit] >= CLEARLY:
             return FitVerdict(True, "fit", 0.6, False, outlines)
-        if fit is not None and relit_worst(fit) <= LOOKS_LIKE:
+        if fit is not None and self.clearly_relit(fit, relit_worst):
             return FitVerdict(True, "fit", 0.6, False, outlines)
         return FitVerdict(None, "unsure", 0.0, False, outlines)
+
+    def clearly_relit(self, fit: tuple[int, int, int, int],
+                      relit_worst: Callable[[tuple[int, int, int, int]], float]) -> bool:
+        """Relit by one smooth field for both (`relit_worst`), do the bodies look like their cells
+        in `fit`, and by RELIT_BY more than in the rival placings relit alike (the best that is no
+        fit, and the best that moves one body only)? A smooth field lights flat bodies into
+        most cells nearly alike, a turned piece's too, so the relit fit alone proves nothing."""
+        relit = relit_worst(fit)
+        return relit <= LOOKS_LIKE and all(relit_worst(other) - relit >= RELIT_BY
+                                           for other in (self.rival(), self.one_moved(fit)))
 
 
 SHIFTS = np.arange(-2, 3) * 0.05  # each body is also tried this far off its measured place

@@ -13,6 +13,7 @@ from vision.jigsaw import (
     CONTRADICTS,
     LOOKS_LIKE,
     LOOSELY,
+    RELIT_BY,
     FitVerdict,
     _PairPlacement,
     annotate_count,
@@ -261,16 +262,20 @@ def placement(fit: float, rival: float) -> _PairPlacement:
     that does not (cells 5 and 9, the second body turned), every other placing far off."""
     shape = (4, 16, 4, 16)
     first, second = np.full(shape, 0.28), np.full(shape, 0.28)
-    for where, distance in (((0, 0, 0, 1), fit), ((0, 5, 1, 9), rival)):
+    for where, distance in ((FIT_PLACING, fit), ((0, 5, 1, 9), rival)):
         first[where] = second[where] = distance
     consistent = np.zeros(shape, bool)
-    consistent[0, 0, 0, 1] = True
+    consistent[FIT_PLACING] = True
     return _PairPlacement(first + second, first, second, consistent, [])
 
 
-def relit_to(distance: float):
-    """A stand-in for jigsaw._relit_worst: the bodies `distance` from their cells relit."""
-    return lambda placing: distance
+FIT_PLACING = (0, 0, 0, 1)  # placement's one placing that makes the pair fit
+
+
+def relit_to(distance: float, others: float = np.inf):
+    """A stand-in for jigsaw._relit_worst: the bodies `distance` from their cells relit on the
+    fit's placing, `others` on every other placing."""
+    return lambda placing: distance if placing == FIT_PLACING else others
 
 
 def test_t4_bodies_that_look_like_their_cells_fit():
@@ -317,6 +322,15 @@ RELIT_FIT = LOOSELY - 0.01
 def test_t4_bodies_like_their_cells_under_one_light_for_both_fit(rival):
     verdict = placement(RELIT_FIT, rival).verdict((), relit_to(LOOKS_LIKE - 0.01))
     assert (verdict.fit, verdict.reason, verdict.confidence) == (True, "fit", 0.6)
+
+
+@pytest.mark.parametrize("rivals_relit", [LOOKS_LIKE - 0.01, LOOKS_LIKE - 0.01 + RELIT_BY - 0.005])
+def test_t4_bodies_relit_like_their_cells_are_unsure_when_rivals_relit_look_as_alike(
+        rivals_relit):
+    # one smooth field lights flat bodies into most cells alike (tuning 9049): a turned pair
+    # must not pass by the relit fit alone
+    verdict = placement(RELIT_FIT, 0.45).verdict((), relit_to(LOOKS_LIKE - 0.01, rivals_relit))
+    assert (verdict.fit, verdict.reason) == (None, "unsure")
 
 
 def test_t4_bodies_unlike_their_cells_under_one_light_for_both_are_unsure():
