@@ -419,6 +419,8 @@ def _read_unread_paper(normalised: np.ndarray, paper: np.ndarray, found: list[_R
     read already a little aside (unseen tuning seed 7058: a second Green 1 unsettled its row)."""
     card_area = card_width * card_width * CARD_ASPECT
     more: list[_Reading] = []
+    # Both masks hold the same region wherever the table has no pattern: it is read once.
+    readings_of: dict[_Region, list[_Reading]] = {}
     for outlines in _without_pattern(paper, card_width):
         unread = outlines.copy()
         for reading in found + more:
@@ -426,11 +428,13 @@ def _read_unread_paper(normalised: np.ndarray, paper: np.ndarray, found: list[_R
         for region in _regions(unread):
             if region.rect[1][0] * region.rect[1][1] < 0.5 * card_area:
                 continue
+            if region not in readings_of:
+                readings_of[region] = _read_region(normalised, paper, region, scale, True,
+                                                   card_width, axis)
             sure = [reading for reading in found + more if isinstance(reading.item, SeenCard)]
             read = {reading.item.card for reading in sure}
-            more += [reading for reading in _new_places(found + more, _read_region(
-                normalised, paper, region, scale, True, card_width, axis))
-                if reading.item.card not in read and _at_a_plaza_place(reading, sure)]
+            more += [reading for reading in _new_places(found + more, readings_of[region])
+                     if reading.item.card not in read and _at_a_plaza_place(reading, sure)]
     return more
 
 
