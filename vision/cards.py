@@ -1624,8 +1624,7 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
         return paper_share(x - pad, y - pad, x + w + pad, y + h + pad) >= 0.6
 
     blobs, dots, cut = [], [], []
-    for label in range(1, count):
-        x, y, w, h, area = (int(v) for v in stats[label])
+    for label, (x, y, w, h, area) in enumerate(stats[1:count].tolist(), 1):
         if area == 0:  # joined to another blob
             continue
         flat = w >= 2.5 * h and h >= 2 and w >= LEAST_DIGIT  # perhaps the bar under a 6 or a 9
