@@ -1870,7 +1870,8 @@ def _join_by_faint_ink(ink: np.ndarray, mask: np.ndarray, labels: np.ndarray, st
     the labels and stats, the joined blobs' stats zeroed."""
     _, faint = cv2.connectedComponents((ink > FAINT_INK).astype(np.uint8), connectivity=8)
     owner = np.zeros(len(stats), np.int32)
-    owner[labels[mask > 0]] = faint[mask > 0]
+    inked = np.flatnonzero(mask)
+    owner[labels.ravel()[inked]] = faint.ravel()[inked]
     remap = None
     for group in np.flatnonzero(np.bincount(owner[1:]) >= 2):
         members = np.flatnonzero(owner == group)
