@@ -1161,7 +1161,7 @@ def _read_place(small: np.ndarray, place: np.ndarray, scale: float, axis: float,
     size = int(width / 3) | 1
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
     white = cv2.blur(cv2.dilate(crop, kernel), (size, size))
-    normalised = crop.astype(np.float32) / np.maximum(white, 16).astype(np.float32)
+    normalised = _over_white(crop, white)
     # The paper test takes the light from the brightest pixels: a lit card beside the place
     # would outshine it. Against its own white (at 200), that card is no brighter than white.
     level = np.clip(normalised * 200, 0, 255).astype(np.uint8)
@@ -1189,7 +1189,13 @@ def _divide_by_paper(small: np.ndarray) -> np.ndarray:
     white = cv2.dilate(quarter, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
     white = cv2.blur(white, (size, size))
     white = cv2.resize(white, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_LINEAR)
-    return small.astype(np.float32) / np.maximum(white, 16).astype(np.float32)
+    return _over_white(small, white)
+
+
+def _over_white(image: np.ndarray, white: np.ndarray) -> np.ndarray:
+    """Each pixel (uint8) divided by its white estimate, 16 at least, in float32: cast within
+    the division, which makes no float copy of either first (the same floats, half the time)."""
+    return np.divide(image, np.maximum(white, 16), dtype=np.float32)
 
 
 def _paper_mask(small: np.ndarray, normalised: np.ndarray, tint: float = 0.3) -> np.ndarray:
@@ -1209,7 +1215,7 @@ def _paper_masks(small: np.ndarray, normalised: np.ndarray, tints: tuple[float, 
     # colour as the light's, and refuse pixels far from neutral under it (a cyan or pink cloth
     # looks like local white after the division above, but not like the cards).
     light = np.percentile(small[::2, ::2].reshape(-1, 3), 99, axis=0).astype(np.float32)
-    balanced = small.astype(np.float32) / np.maximum(light, 16.0)
+    balanced = np.divide(small, np.maximum(light, 16.0), dtype=np.float32)
     top = np.maximum(np.maximum(balanced[..., 0], balanced[..., 1]), balanced[..., 2])
     tinge = top - _channel_min(balanced)
     pale = (low > 0.72) & (spread < 0.22)
