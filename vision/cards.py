@@ -419,6 +419,8 @@ def _read_unread_paper(normalised: np.ndarray, paper: np.ndarray, found: list[_R
     read already a little aside (unseen tuning seed 7058: a second Green 1 unsettled its row)."""
     card_area = card_width * card_width * CARD_ASPECT
     more: list[_Reading] = []
+    # Both masks hold the same region wherever the table has no pattern: it is read once.
+    readings_of: dict[_Region, list[_Reading]] = {}
     for outlines in _without_pattern(paper, card_width):
         unread = outlines.copy()
         for reading in found + more:
@@ -426,11 +428,13 @@ def _read_unread_paper(normalised: np.ndarray, paper: np.ndarray, found: list[_R
         for region in _regions(unread):
             if region.rect[1][0] * region.rect[1][1] < 0.5 * card_area:
                 continue
+            if region not in readings_of:
+                readings_of[region] = _read_region(normalised, paper, region, scale, True,
+                                                   card_width, axis)
             sure = [reading for reading in found + more if isinstance(reading.item, SeenCard)]
             read = {reading.item.card for reading in sure}
-            more += [reading for reading in _new_places(found + more, _read_region(
-                normalised, paper, region, scale, True, card_width, axis))
-                if reading.item.card not in read and _at_a_plaza_place(reading, sure)]
+            more += [reading for reading in _new_places(found + more, readings_of[region])
+                     if reading.item.card not in read and _at_a_plaza_place(reading, sure)]
     return more
 
 
@@ -962,7 +966,16 @@ def _in_card_units(offsets: np.ndarray, frame: np.ndarray) -> np.ndarray:
 def _held(centre: np.ndarray, centres: list[np.ndarray], width: float) -> bool:
     """Whether a card-sized place at `centre` is already held (or looked at): some card's centre
     lies within 0.6 of a card `width` of it."""
-    return any(np.linalg.norm(centre - other) < 0.6 * width for other in centres)
+    return bool(np.any(_distances(np.array(centres).reshape(-1, 2), centre) < 0.6 * width))
+
+
+def _distances(points: np.ndarray, centre: np.ndarray) -> np.ndarray:
+    """The distance of each of `points` (rows) from `centre`, all at once (the row-gap look asks
+    it of every card read, for every place it looks at). Each is the root of the offset's dot
+    product, as np.linalg.norm takes it: the same to the last bit, as the places and cards it
+    tells apart need."""
+    offsets = (points - centre)[:, None, :]
+    return np.sqrt(offsets @ offsets.transpose(0, 2, 1)).ravel()
 
 
 def _centred(reading: _Reading, centre: np.ndarray, width: float) -> bool:
@@ -1148,7 +1161,7 @@ def _read_place(small: np.ndarray, place: np.ndarray, scale: float, axis: float,
     size = int(width / 3) | 1
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
     white = cv2.blur(cv2.dilate(crop, kernel), (size, size))
-    normalised = crop.astype(np.float32) / np.maximum(white, 16).astype(np.float32)
+    normalised = _over_white(crop, white)
     # The paper test takes the light from the brightest pixels: a lit card beside the place
     # would outshine it. Against its own white (at 200), that card is no brighter than white.
     level = np.clip(normalised * 200, 0, 255).astype(np.uint8)
@@ -1176,7 +1189,13 @@ def _divide_by_paper(small: np.ndarray) -> np.ndarray:
     white = cv2.dilate(quarter, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
     white = cv2.blur(white, (size, size))
     white = cv2.resize(white, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_LINEAR)
-    return small.astype(np.float32) / np.maximum(white, 16).astype(np.float32)
+    return _over_white(small, white)
+
+
+def _over_white(image: np.ndarray, white: np.ndarray) -> np.ndarray:
+    """Each pixel (uint8) divided by its white estimate, 16 at least, in float32: cast within
+    the division, which makes no float copy of either first (the same floats, half the time)."""
+    return np.divide(image, np.maximum(white, 16), dtype=np.float32)
 
 
 def _paper_mask(small: np.ndarray, normalised: np.ndarray, tint: float = 0.3) -> np.ndarray:
@@ -1196,7 +1215,7 @@ def _paper_masks(small: np.ndarray, normalised: np.ndarray, tints: tuple[float, 
     # colour as the light's, and refuse pixels far from neutral under it (a cyan or pink cloth
     # looks like local white after the division above, but not like the cards).
     light = np.percentile(small[::2, ::2].reshape(-1, 3), 99, axis=0).astype(np.float32)
-    balanced = small.astype(np.float32) / np.maximum(light, 16.0)
+    balanced = np.divide(small, np.maximum(light, 16.0), dtype=np.float32)
     top = np.maximum(np.maximum(balanced[..., 0], balanced[..., 1]), balanced[..., 2])
     tinge = top - _channel_min(balanced)
     pale = (low > 0.72) & (spread < 0.22)
@@ -1611,8 +1630,7 @@ def _find_numerals(ink: np.ndarray, mask: np.ndarray, paper_share: _PaperShare
         return paper_share(x - pad, y - pad, x + w + pad, y + h + pad) >= 0.6
 
     blobs, dots, cut = [], [], []
-    for label in range(1, count):
-        x, y, w, h, area = (int(v) for v in stats[label])
+    for label, (x, y, w, h, area) in enumerate(stats[1:count].tolist(), 1):
         if area == 0:  # joined to another blob
             continue
         flat = w >= 2.5 * h and h >= 2 and w >= LEAST_DIGIT  # perhaps the bar under a 6 or a 9
@@ -1806,10 +1824,15 @@ def _lined_round(blob: np.ndarray) -> bool:
     frame a few degrees off the reading frame's axes leaves its box's sides: unseen seed 5041).
     No number of two digits runs along its outline (the outline bridges the gap between them),
     and a 0, which does, is round: its outline has many corners (unseen seed 5001)."""
-    hull = cv2.convexHull(cv2.findNonZero(blob.astype(np.uint8)))
+    mask = blob.astype(np.uint8)
+    # The hull of its rim (pixels beside the background or the box's side) is the blob's, and
+    # found from far fewer points (a frame's box is mostly bare), in the same order.
+    rim = mask - cv2.erode(mask, np.ones((3, 3), np.uint8), borderType=cv2.BORDER_CONSTANT,
+                           borderValue=0)
+    hull = cv2.convexHull(cv2.findNonZero(rim))
     outline = np.zeros(blob.shape, np.uint8)
     cv2.polylines(outline, [hull], True, 1)
-    near = cv2.dilate(blob.astype(np.uint8), np.ones((3, 3), np.uint8))
+    near = cv2.dilate(mask, np.ones((3, 3), np.uint8))
     corners = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True)
     return len(corners) == 4 and np.count_nonzero(outline & near) >= 0.9 * np.count_nonzero(outline)
 
@@ -1853,7 +1876,8 @@ def _join_by_faint_ink(ink: np.ndarray, mask: np.ndarray, labels: np.ndarray, st
     the labels and stats, the joined blobs' stats zeroed."""
     _, faint = cv2.connectedComponents((ink > FAINT_INK).astype(np.uint8), connectivity=8)
     owner = np.zeros(len(stats), np.int32)
-    owner[labels[mask > 0]] = faint[mask > 0]
+    inked = np.flatnonzero(mask)
+    owner[labels.ravel()[inked]] = faint.ravel()[inked]
     remap = None
     for group in np.flatnonzero(np.bincount(owner[1:]) >= 2):
         members = np.flatnonzero(owner == group)
@@ -2865,10 +2889,12 @@ def _off_axis(top: np.ndarray, axis: float) -> float:
 
 def _nearest(sure: list[_Reading], reading: _Reading, count: int) -> list[_Reading]:
     """The `count` readings of `sure` nearest to `reading` (itself left out)."""
-    centre = reading.frame.mean(axis=0)
     others = [r for r in sure if r is not reading]
-    return sorted(others, key=lambda r: float(np.linalg.norm(r.frame.mean(axis=0) - centre))
-                  )[:count]
+    if not others:
+        return []
+    distances = _distances(np.array([r.frame for r in others]).mean(axis=1),
+                           reading.frame.mean(axis=0))
+    return [others[i] for i in np.argsort(distances, kind="stable")[:count]]
 
 
 def _doubt_against_row(found: list[_Reading]) -> list[_Reading]:
