@@ -712,6 +712,8 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
     compared = [present[index] and visible[index] >= SEEN for index in range(GRID * GRID)]
     verdicts, mines, distances, distinct, structured = _coarse_doubts(
         lit, bank, verdicts, mines, distances, distinct, structured, compared, vouched)
+    verdicts, mines, distances, distinct = _ramp_doubts(
+        lit, bank, verdicts, mines, distances, distinct, structured, compared)
     states = _seams_decide(found, lying.photo.lab, corners, bank, distances, distinct, verdicts,
                            mines, compared, vouched, structured) if anchored \
         else [verdict if verdict != "unsure" else "wrong" for verdict in verdicts]
@@ -974,6 +976,45 @@ def _coarse_doubts(lit: list[cells.Body], bank: cells.Bank, verdicts: list[str],
         verdicts[index], mines[index], distances[index] = "unsure", float(every[index]), every
         distinct[index], structured[index] = coarse_distinct[index], False
     return verdicts, mines, distances, distinct, structured
+
+
+RAMP_GAIN = 1.6  # the most a flat cell's own ramp of light (a shadow's or a glare patch's edge
+# across it) brightens or darkens any of its samples beyond the light its neighbours show
+
+
+def _ramp_doubts(lit: list[cells.Body], bank: cells.Bank, verdicts: list[str],
+                 mines: list[float], distances: list[np.ndarray], distinct: np.ndarray,
+                 structured: np.ndarray, compared: list[bool]
+                 ) -> tuple[list[str], list[float], list[np.ndarray], np.ndarray]:
+    """Flat cells counted wrong, beyond the noise of their own cell, read again each under its
+    own ramp of brightness (cells.under_own_ramp, within RAMP_GAIN): the edge of a shadow or
+    of a glare patch crossing a piece at the rectangle's corner or border is light its
+    neighbours do not show, and a right flat piece then reads as far from its own cell as a
+    wrong one. Where its own cell, so lit, explains it within NOISE and no cell that a ramp
+    cannot take into its own explains it better (_verdict, as for a flat cell), its content
+    cannot tell and it is unsure: its seams decide (_seams_decide), with the look-alikes a
+    ramp makes. The ramp never counts a cell right by itself: a flat wrong piece of a like
+    colour is lit into its cell's just as well (T6)."""
+    doubted = [index for index, verdict in enumerate(verdicts) if verdict == "wrong"
+               and not structured[index] and compared[index] and mines[index] > NOISE]
+    if not doubted:
+        return verdicts, mines, distances, distinct
+    refs = bank.turned
+    whole = np.ones((1, cells.SAMPLES, cells.SAMPLES), np.float32)
+    ramp_distinct = np.stack([cells.under_own_ramp(cells.Body(cell[None], whole), refs,
+                                                   RAMP_GAIN)[0]
+                              for cell in bank.cells]) > DISTINCT
+    flat = np.zeros_like(structured)
+    placed = {index for index, verdict in enumerate(verdicts) if verdict == "right"}
+    verdicts, mines, distances, distinct = list(verdicts), list(mines), list(distances), \
+        distinct.copy()
+    for index in doubted:
+        every = cells.under_own_ramp(lit[index], refs, RAMP_GAIN).min(0)
+        if _verdict(index, None, every, set(), ramp_distinct, flat, placed)[0] == "wrong":
+            continue
+        verdicts[index], mines[index], distances[index] = "unsure", float(every[index]), every
+        distinct[index] = ramp_distinct[index]
+    return verdicts, mines, distances, distinct
 
 
 def _beaten_by_colour(index: int, every: np.ndarray) -> np.ndarray:
