@@ -712,8 +712,9 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
     compared = [present[index] and visible[index] >= SEEN for index in range(GRID * GRID)]
     verdicts, mines, distances, distinct, structured = _coarse_doubts(
         lit, bank, verdicts, mines, distances, distinct, structured, compared, vouched)
-    verdicts, mines, distances, distinct = _ramp_doubts(
-        lit, bank, verdicts, mines, distances, distinct, structured, compared)
+    if anchored:  # else no seams decide: unsure is wrong
+        verdicts, mines, distances, distinct = _ramp_doubts(
+            lit, bank, verdicts, mines, distances, distinct, structured, compared)
     states = _seams_decide(found, lying.photo.lab, corners, bank, distances, distinct, verdicts,
                            mines, compared, vouched, structured) if anchored \
         else [verdict if verdict != "unsure" else "wrong" for verdict in verdicts]
@@ -995,21 +996,28 @@ def _ramp_doubts(lit: list[cells.Body], bank: cells.Bank, verdicts: list[str],
     cannot tell and it is unsure: its seams decide (_seams_decide), with the look-alikes a
     ramp makes. The ramp never counts a cell right by itself: a flat wrong piece of a like
     colour is lit into its cell's just as well (T6)."""
+    refs = bank.turned
+
+    def own_ramp_explains(index: int) -> bool:  # the own cell alone first: most are far from it
+        own = cells.Bank(bank.cells[index][None], bank.size)
+        return float(cells.under_own_ramp(lit[index], own, RAMP_GAIN).min()) <= NOISE
+
     doubted = [index for index, verdict in enumerate(verdicts) if verdict == "wrong"
-               and not structured[index] and compared[index] and mines[index] > NOISE]
+               and not structured[index] and compared[index] and mines[index] > NOISE
+               and own_ramp_explains(index)]
     if not doubted:
         return verdicts, mines, distances, distinct
-    refs = bank.turned
     whole = np.ones((1, cells.SAMPLES, cells.SAMPLES), np.float32)
-    ramp_distinct = np.stack([cells.under_own_ramp(cells.Body(cell[None], whole), refs,
-                                                   RAMP_GAIN)[0]
-                              for cell in bank.cells]) > DISTINCT
     flat = np.zeros_like(structured)
     placed = {index for index, verdict in enumerate(verdicts) if verdict == "right"}
     verdicts, mines, distances, distinct = list(verdicts), list(mines), list(distances), \
         distinct.copy()
     for index in doubted:
         every = cells.under_own_ramp(lit[index], refs, RAMP_GAIN).min(0)
+        # which cells a ramp cannot take its picture cell into: _verdict reads its row alone
+        ramp_distinct = distinct.copy()
+        ramp_distinct[index] = cells.under_own_ramp(cells.Body(bank.cells[index][None], whole),
+                                                    refs, RAMP_GAIN)[0] > DISTINCT
         if _verdict(index, None, every, set(), ramp_distinct, flat, placed)[0] == "wrong":
             continue
         verdicts[index], mines[index], distances[index] = "unsure", float(every[index]), every
