@@ -50,7 +50,10 @@ How it works, and why:
   when its own cell explains it best, as a wrong piece lying on top of its neighbours does
   not) and some cell of the reading is clearly right by its content (flat cells interlock on
   a grid laid wrong too). A flat cell is never clearly right by its colour alone: a flat
-  piece of another picture may have it, so its seams decide as well. Otherwise it is wrong:
+  piece of another picture may have it, so its seams decide as well; so do they for a flat
+  cell far from its own under the light around it but its own under a ramp of brightness of
+  its own (the edge of a shadow or of glare crossing it, at the rectangle's corner or border,
+  which no piece beyond it shows: _ramp_doubts). Otherwise it is wrong:
   counting a wrong piece right would undercharge the player (T6).
   Features vouch for a piece only where the mask sees one: a piece the mask calls table
   must show its content.
@@ -1018,6 +1021,7 @@ def _ramp_doubts(lit: list[cells.Body], bank: cells.Bank, verdicts: list[str],
         ramp_distinct = distinct.copy()
         ramp_distinct[index] = cells.under_own_ramp(cells.Body(bank.cells[index][None], whole),
                                                     refs, RAMP_GAIN)[0] > DISTINCT
+        # read as flat, its scores are not looked at
         if _verdict(index, None, every, set(), ramp_distinct, flat, placed)[0] == "wrong":
             continue
         verdicts[index], mines[index], distances[index] = "unsure", float(every[index]), every
