@@ -997,27 +997,31 @@ FLAT_CELLS = np.uint8(np.random.default_rng(3).integers(30, 225, (4, 4, 3))).rep
     .repeat(100, 1)
 
 
-@pytest.mark.parametrize(("colour", "expected"), [
-    ("own", "unsure"),  # a shadow's edge across a right piece: its seams decide
-    ("other", "wrong"),  # another cell's colour is no ramp of light
+@pytest.mark.parametrize(("colour", "cell", "expected"), [
+    ("own", 0, "unsure"),  # a shadow's edge across a right corner piece: its seams decide
+    ("other", 0, "wrong"),  # another cell's colour is no ramp of light
+    ("own", 5, "wrong"),  # inside the rectangle the pieces around it show its light
 ])
-def test_t6_a_flat_cell_under_a_ramp_of_light_is_unsure_never_right(colour, expected):
+def test_t6_a_flat_border_cell_under_a_ramp_of_light_is_unsure_never_right(colour, cell,
+                                                                            expected):
     # tuning 103017 (logo on linen, warm light and a cast shadow): its corner cell 0 is flat,
     # and the shadow's edge crosses it (0.27 from its own cell under the light its neighbours
     # show); under a ramp of its own it is its cell's, but only its seams can tell its piece
     # from a flat piece of a like colour (T6)
     bank = cells.bank(FLAT_CELLS)
     ramp = np.linspace(0.65, 1.35, cells.SAMPLES)[None, :, None]
-    source = bank.cells[0 if colour == "own" else 5]
+    source = bank.cells[cell if colour == "own" else 10]
     body = cells.Body((source * ramp)[None].astype(np.float32),
                       np.ones((1, cells.SAMPLES, cells.SAMPLES), np.float32))
     distinct = count._distinct(bank, bank.turned)
     distances = [np.full(64, 0.5)] * 16
     mine = float(cells.distance(cells.scores(body, bank.turned), np.ones(3), np.zeros(1, int),
-                                np.zeros(1, int))[0])
+                                np.full(1, cell))[0])
     assert mine > count.NOISE
-    verdicts, mines, _, _ = count._ramp_doubts(
-        [body] * 16, bank, ["wrong"] + ["right"] * 15, [mine] + [0.0] * 15, distances, distinct,
-        np.zeros(16, bool), [True] + [False] * 15)
-    assert verdicts[0] == expected
-    assert verdicts[1:] == ["right"] * 15
+    others = [index for index in range(16) if index != cell]
+    verdicts, _, _, _ = count._ramp_doubts(
+        [body] * 16, bank, ["right" if index in others else "wrong" for index in range(16)],
+        [0.0 if index in others else mine for index in range(16)], distances, distinct,
+        np.zeros(16, bool), [index == cell for index in range(16)])
+    assert verdicts[cell] == expected
+    assert [verdicts[index] for index in others] == ["right"] * 15
