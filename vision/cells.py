@@ -275,6 +275,27 @@ def _without_ramp(grey_photo: np.ndarray, weight: np.ndarray, total: np.ndarray,
             (weight @ grey_squared - explained) / total[:, None])
 
 
+def under_own_ramp(piece: Body, cells: Bank, bound: float) -> np.ndarray:
+    """(turns, cells) the colour distance (RMS, share of full scale) of the body under each
+    turn to every cell, the body lit for each cell by its own plane of brightness: the log
+    ratio of the cell's grey to the body's, fitted over the samples (weighted least squares),
+    within 1 / `bound` .. `bound` at every sample. The edge of a cast shadow or of a glare
+    patch crossing a piece is such a ramp, one the light of the pieces around it need not
+    show (at a corner of the rectangle it has no pieces beyond it to show it)."""
+    turns = len(piece.colour)
+    weight = piece.weight.reshape(turns, -1).astype(np.float64)  # (K, P)
+    photo = piece.colour.reshape(turns, -1, 3).astype(np.float64)  # (K, P, 3)
+    picture = cells.cells.reshape(len(cells.cells), -1, 3).astype(np.float64)  # (N, P, 3)
+    ratio = np.log((picture.mean(-1)[None] + 4) / (photo.mean(-1)[:, None] + 4))  # (K, N, P)
+    weighted_plane = weight[:, None, :] * _PLANE[None]  # (K, 3, P)
+    normal = weighted_plane @ _PLANE.T + 1e-6 * np.eye(len(_PLANE))  # (K, 3, 3)
+    planes = np.linalg.solve(normal, weighted_plane @ ratio.transpose(0, 2, 1))  # (K, 3, N)
+    field = np.clip(planes.transpose(0, 2, 1) @ _PLANE, -np.log(bound), np.log(bound))
+    squared = ((photo[:, None] * np.exp(field)[..., None] - picture[None]) ** 2).mean(-1)
+    total = np.maximum(weight.sum(1), 1e-6)[:, None]
+    return np.sqrt((squared * weight[:, None]).sum(-1) / total) / 255
+
+
 def light(photo_mean: np.ndarray, picture_mean: np.ndarray) -> np.ndarray:
     """The per-channel gain taking photo colours to picture colours, within the bounds light
     can plausibly have (..., 3)."""

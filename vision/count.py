@@ -50,7 +50,10 @@ How it works, and why:
   when its own cell explains it best, as a wrong piece lying on top of its neighbours does
   not) and some cell of the reading is clearly right by its content (flat cells interlock on
   a grid laid wrong too). A flat cell is never clearly right by its colour alone: a flat
-  piece of another picture may have it, so its seams decide as well. Otherwise it is wrong:
+  piece of another picture may have it, so its seams decide as well; so do they for a flat
+  cell far from its own under the light around it but its own under a ramp of brightness of
+  its own (the edge of a shadow or of glare crossing it, at the rectangle's corner or border,
+  which no piece beyond it shows: _ramp_doubts). Otherwise it is wrong:
   counting a wrong piece right would undercharge the player (T6).
   Features vouch for a piece only where the mask sees one: a piece the mask calls table
   must show its content.
@@ -712,6 +715,9 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
     compared = [present[index] and visible[index] >= SEEN for index in range(GRID * GRID)]
     verdicts, mines, distances, distinct, structured = _coarse_doubts(
         lit, bank, verdicts, mines, distances, distinct, structured, compared, vouched)
+    if anchored:  # else no seams decide: unsure is wrong
+        verdicts, mines, distances, distinct = _ramp_doubts(
+            lit, bank, verdicts, mines, distances, distinct, structured, compared)
     states = _seams_decide(found, lying.photo.lab, corners, bank, distances, distinct, verdicts,
                            mines, compared, vouched, structured) if anchored \
         else [verdict if verdict != "unsure" else "wrong" for verdict in verdicts]
@@ -974,6 +980,62 @@ def _coarse_doubts(lit: list[cells.Body], bank: cells.Bank, verdicts: list[str],
         verdicts[index], mines[index], distances[index] = "unsure", float(every[index]), every
         distinct[index], structured[index] = coarse_distinct[index], False
     return verdicts, mines, distances, distinct, structured
+
+
+RAMP_GAIN = 1.6  # the most a flat cell's own ramp of light (a shadow's or a glare patch's edge
+# across it) brightens or darkens any of its samples beyond the light its neighbours show
+
+
+def _ramp_doubts(lit: list[cells.Body], bank: cells.Bank, verdicts: list[str],
+                 mines: list[float], distances: list[np.ndarray], distinct: np.ndarray,
+                 structured: np.ndarray, compared: list[bool]
+                 ) -> tuple[list[str], list[float], list[np.ndarray], np.ndarray]:
+    """Flat cells on the rectangle's border (_on_border) counted wrong, beyond the noise of
+    their own cell, read again each under its own ramp of brightness (cells.under_own_ramp,
+    within RAMP_GAIN): the edge of a shadow or of a glare patch crossing a piece at the
+    rectangle's corner or border is light its neighbours do not show, and a right flat piece
+    then reads as far from its own cell as a wrong one. Inside the rectangle the pieces all
+    round a cell show its light (a turned flat piece there, its seams closed by chance, was
+    lit into its cell's colours: tuning 109016 cell 9). Where its own cell, so lit, explains
+    it within NOISE and no cell that a ramp cannot take into its own explains it better
+    (_verdict, as for a flat cell), its content cannot tell and it is unsure: its seams
+    decide (_seams_decide), with the look-alikes a ramp makes. The ramp never counts a cell
+    right by itself: a flat wrong piece of a like colour is lit into its cell's just as well
+    (T6)."""
+    refs = bank.turned
+
+    def own_ramp_explains(index: int) -> bool:  # the own cell alone first: most are far from it
+        own = cells.Bank(bank.cells[index][None], bank.size)
+        return float(cells.under_own_ramp(lit[index], own, RAMP_GAIN).min()) <= NOISE
+
+    doubted = [index for index, verdict in enumerate(verdicts) if verdict == "wrong"
+               and not structured[index] and compared[index] and mines[index] > NOISE
+               and _on_border(index) and own_ramp_explains(index)]
+    if not doubted:
+        return verdicts, mines, distances, distinct
+    whole = np.ones((1, cells.SAMPLES, cells.SAMPLES), np.float32)
+    flat = np.zeros_like(structured)
+    placed = {index for index, verdict in enumerate(verdicts) if verdict == "right"}
+    verdicts, mines, distances, distinct = list(verdicts), list(mines), list(distances), \
+        distinct.copy()
+    for index in doubted:
+        every = cells.under_own_ramp(lit[index], refs, RAMP_GAIN).min(0)
+        # which cells a ramp cannot take its picture cell into: _verdict reads its row alone
+        ramp_distinct = distinct.copy()
+        ramp_distinct[index] = cells.under_own_ramp(cells.Body(bank.cells[index][None], whole),
+                                                    refs, RAMP_GAIN)[0] > DISTINCT
+        # read as flat, its scores are not looked at
+        if _verdict(index, None, every, set(), ramp_distinct, flat, placed)[0] == "wrong":
+            continue
+        verdicts[index], mines[index], distances[index] = "unsure", float(every[index]), every
+        distinct[index] = ramp_distinct[index]
+    return verdicts, mines, distances, distinct
+
+
+def _on_border(index: int) -> bool:
+    """Does the cell lie on the rectangle's border? No piece beyond it shows the light there;
+    inside, pieces on every side do, and its light is theirs (_relit)."""
+    return any(place in (0, GRID - 1) for place in divmod(index, GRID))
 
 
 def _beaten_by_colour(index: int, every: np.ndarray) -> np.ndarray:

@@ -364,13 +364,18 @@ def test_t6_rendered_rectangles_are_counted_exactly_cell_by_cell(names, seed):
     # but for where the edge lies; at the coarse scale they were look-alikes and its seams
     # closed. An edge keeps its contrast there (count.FINE_DETAIL): no pattern's phase to lose
     (105_004, 4),
+    # 103017 (logo on linen, warm light and a cast shadow): the shadow's edge crosses the flat
+    # corner cell 0, 0.27 from its cell under the light its neighbours show; under a ramp of its
+    # own it is its cell's, and its seams decide (count._ramp_doubts)
+    (103_017, 0),
 ], ids=["only-its-pattern-places-it", "a-flat-look-alikes-piece", "another-pictures-flat-piece",
         "a-turned-flat-corner", "a-right-piece-at-its-own-brightness",
         "a-wrong-piece-on-a-grid-the-seams-moved", "a-wrong-piece-on-a-tartan",
         "a-right-piece-on-a-tartan-under-glare", "a-wrong-piece-beside-a-right-one-seams-moved",
         "a-right-piece-its-seams-showing-table-coloured-print", "a-turned-piece-among-right-ones",
         "a-right-piece-of-dots-out-of-phase", "a-swapped-piece-of-the-same-dots",
-        "a-swapped-piece-of-text-on-square-pieces", "a-swapped-piece-alike-but-for-its-edge"])
+        "a-swapped-piece-of-text-on-square-pieces", "a-swapped-piece-alike-but-for-its-edge",
+        "a-flat-corner-piece-across-a-shadows-edge"])
 def test_t6_a_rendered_cell_is_counted_as_it_lies(seed, cell):
     photo = unseen.count_photo(unseen.UNSEEN_PICTURES, seed)
     counted = count_pieces(decode_photo(photo.jpeg), added_picture(photo.picture))
@@ -985,3 +990,38 @@ def test_t6_a_piece_of_a_repeating_pattern_is_decided_by_its_seams(shown, holes,
     assert (bank.texture >= count.STRUCTURED).all()
     assert _judged_in_place(bank, 5, shown) == "wrong"  # its fine pattern cannot place it
     assert _states_by_seams(DOTTED, {5: shown}, None, holes)[5] == expected
+
+
+# a picture of sixteen flat cells, each its own colour
+FLAT_CELLS = np.uint8(np.random.default_rng(3).integers(30, 225, (4, 4, 3))).repeat(100, 0) \
+    .repeat(100, 1)
+
+
+@pytest.mark.parametrize(("colour", "cell", "expected"), [
+    ("own", 0, "unsure"),  # a shadow's edge across a right corner piece: its seams decide
+    ("other", 0, "wrong"),  # another cell's colour is no ramp of light
+    ("own", 5, "wrong"),  # inside the rectangle the pieces around it show its light
+])
+def test_t6_a_flat_border_cell_under_a_ramp_of_light_is_unsure_never_right(colour, cell,
+                                                                            expected):
+    # tuning 103017 (logo on linen, warm light and a cast shadow): its corner cell 0 is flat,
+    # and the shadow's edge crosses it (0.27 from its own cell under the light its neighbours
+    # show); under a ramp of its own it is its cell's, but only its seams can tell its piece
+    # from a flat piece of a like colour (T6)
+    bank = cells.bank(FLAT_CELLS)
+    ramp = np.linspace(0.65, 1.35, cells.SAMPLES)[None, :, None]
+    source = bank.cells[cell if colour == "own" else 10]
+    body = cells.Body((source * ramp)[None].astype(np.float32),
+                      np.ones((1, cells.SAMPLES, cells.SAMPLES), np.float32))
+    distinct = count._distinct(bank, bank.turned)
+    distances = [np.full(64, 0.5)] * 16
+    mine = float(cells.distance(cells.scores(body, bank.turned), np.ones(3), np.zeros(1, int),
+                                np.full(1, cell))[0])
+    assert mine > count.NOISE
+    others = [index for index in range(16) if index != cell]
+    verdicts, _, _, _ = count._ramp_doubts(
+        [body] * 16, bank, ["right" if index in others else "wrong" for index in range(16)],
+        [0.0 if index in others else mine for index in range(16)], distances, distinct,
+        np.zeros(16, bool), [index == cell for index in range(16)])
+    assert verdicts[cell] == expected
+    assert [verdicts[index] for index in others] == ["right"] * 15
