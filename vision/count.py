@@ -1096,18 +1096,28 @@ def _seams_decide(found: Pieces, lab: np.ndarray, corners: np.ndarray, bank: cel
                    if cell != index and (states[cell] == "right" or leaning(cell))}
         return not (nearer & ~_holding_their_own(holding, len(nearer))).any()
 
-    def nearer_look_alike_unplaced(index: int) -> bool:
-        """Is the cell's content nearer than its own cell to a cell (under some turn) it cannot
-        be told from, whose own piece is not counted right? That piece may then lie here."""
+    def nearer_look_alikes_unplaced(index: int) -> np.ndarray:
+        """The cells (under some turn) the cell's content is nearer than its own cell and
+        cannot be told from, whose own pieces are not counted right (candidates: picture
+        cells × turns): such a piece may lie here."""
         nearer = ~distinct[index] & (distances[index] < mines[index])
         unplaced = {cell for cell in range(GRID * GRID) if cell != index and states[cell] != "right"}
-        return bool((nearer & _holding_their_own(unplaced, len(nearer))).any())
+        return np.flatnonzero(nearer & _holding_their_own(unplaced, len(nearer)))
+
+    def needed(index: int) -> int:
+        """Closed seams the cell needs: DOUBTED_SEAMS when a look-alike's piece may lie here,
+        one fewer when the rectangle's straight border along the cell's outside rules those
+        pieces out (_outside_rules_out)."""
+        look_alikes = nearer_look_alikes_unplaced(index)
+        if not len(look_alikes):
+            return 1
+        return DOUBTED_SEAMS - _outside_rules_out(found, corners, index, look_alikes)
 
     def judge(indices: list[int]) -> None:
         near = {other for index in indices for other in _neighbours(index) if leaning(other)}
         for index in indices:
             states[index] = _by_seams(found, lab, corners, index, verdicts, bank, near,
-                                      DOUBTED_SEAMS if nearer_look_alike_unplaced(index) else 1)
+                                      needed(index))
 
     judge([index for index, verdict in enumerate(verdicts) if verdict == "unsure"])
     judge([index for index, verdict in enumerate(verdicts) if verdict == "wrong"
@@ -1140,6 +1150,71 @@ def _by_seams(found: Pieces, lab: np.ndarray, corners: np.ndarray, index: int,
             return "wrong"
         joined += closed
     return "right" if joined >= needed else "wrong"
+
+
+OUTSIDE_SPAN = 0.35  # (cells) the stretch of a border cell's outside side looked at, either way
+# from its middle: clear of the rectangle's corners, and of where the neighbours' sides meet it
+OUTSIDE_CLEAR = 0.06  # (cells) left out on both sides of the border's line: the cut, the blur
+# of the outline and a grid a little off
+OUTSIDE_DEPTH = 0.2  # (cells) how far in and out the outside side is looked at: a tab's depth
+
+
+OUTSIDE_HOLE = 0.05  # share of a band beyond (within) the border's line that may be piece
+# (table): specks, the blur of a corner; a tab or a blank fills a third of the band or more
+
+
+def _border_sides(index: int) -> set[int]:
+    """The sides (0 top, 1 right, 2 bottom, 3 left) of cell `index` on the rectangle's border."""
+    row, col = divmod(index, GRID)
+    return {side for side, on in enumerate((row == 0, col == GRID - 1, row == GRID - 1, col == 0))
+            if on}
+
+
+def _outside_rules_out(found: Pieces, corners: np.ndarray, index: int,
+                       look_alikes: np.ndarray) -> bool:
+    """Does the rectangle's straight border along the border cell `index` rule out the pieces
+    of `look_alikes` (picture cells × quarter turns clockwise) lying there? A piece's outline
+    is straight only where its cell lies on the picture's border (the cut interlocks
+    everywhere else: a tab or a blank): a right piece fills the cell up to the border's line
+    and no further on every outside side (_outside_shares), and a look-alike's piece, turned
+    as its content matches, must lack a straight side on one of them (either way round: a
+    piece's turn read from flat content is uncertain). Only the pieces a flat cell is taken
+    for are ruled out: a piece of another picture from the same place in its grid has the
+    same straight sides, so the cell still needs a closed seam with a neighbour."""
+    outside = _border_sides(index)
+    for candidate in look_alikes:
+        cell, turn = candidate % (GRID * GRID), candidate // (GRID * GRID)
+        straight = {(side + way * turn) % 4 for side in _border_sides(cell) for way in (1, -1)}
+        if outside <= straight:
+            return False
+    for side in outside:
+        shares = _outside_shares(found, corners, index, side)
+        if shares is None or shares[0] < 1 - OUTSIDE_HOLE or shares[1] > OUTSIDE_HOLE:
+            return False
+    return bool(outside)
+
+
+def _outside_shares(found: Pieces, corners: np.ndarray, index: int, side: int
+                    ) -> tuple[float, float] | None:
+    """The share of piece in the band just inside the rectangle's border along cell `index`'s
+    `side` (0 top, 1 right, 2 bottom, 3 left, which must lie on the border), and in the band
+    just outside it; None where either band is not all inside the photo."""
+    row, col = divmod(index, GRID)
+    normal = np.array([(0, -1), (1, 0), (0, 1), (-1, 0)][side], np.float64)
+    along = np.array([-normal[1], normal[0]])
+    middle = np.array([col + 0.5, row + 0.5]) + 0.5 * normal
+    shares = []
+    for near, far in ((-OUTSIDE_DEPTH, -OUTSIDE_CLEAR), (OUTSIDE_CLEAR, OUTSIDE_DEPTH)):
+        quad = [middle + a * OUTSIDE_SPAN * along + b * normal
+                for a, b in ((-1, near), (1, near), (1, far), (-1, far))]
+        points = projective(corners, np.array(quad) / GRID) / found.factor
+        height, width = found.bare.shape
+        if not np.all((points >= 1) & (points < np.array([width, height]) - 1)):
+            return None
+        band = np.zeros(found.bare.shape, np.uint8)
+        cv2.fillConvexPoly(band, np.int32(np.round(points)), 1)
+        shares.append(float(found.bare[band > 0].mean()) if band.any() else 0.0)
+    return shares[0], shares[1]
 
 
 CUT_WIDTH = 0.06  # (cells) table showing no wider than this along a seam is the cut line or
