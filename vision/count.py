@@ -1133,7 +1133,8 @@ def _seams_decide(found: Pieces, lab: np.ndarray, corners: np.ndarray, bank: cel
     (_holding_their_own): where every cell nearer than its own holds its own piece (counted
     right, or leaning) and its own cell turned is not nearer, its content cannot tell it from
     its own cell after all. A cell nearer a look-alike (a cell its content cannot tell it from)
-    not counted right than its own needs DOUBTED_SEAMS closed seams: that piece may lie here.
+    not counted right than its own needs DOUBTED_SEAMS closed seams: that piece may lie here,
+    unless the rectangle's straight border along the cell rules it out (_outside_rules_out).
     A flat cell (not `structured`: its picture cell without the pattern STRUCTURED asks)
     counted right on its colour alone, not placed by features (`vouched`), is unsure too (T6):
     a flat piece of another picture, or of a cell whose colour the light shifted, has that
@@ -1158,18 +1159,28 @@ def _seams_decide(found: Pieces, lab: np.ndarray, corners: np.ndarray, bank: cel
                    if cell != index and (states[cell] == "right" or leaning(cell))}
         return not (nearer & ~_holding_their_own(holding, len(nearer))).any()
 
-    def nearer_look_alike_unplaced(index: int) -> bool:
-        """Is the cell's content nearer than its own cell to a cell (under some turn) it cannot
-        be told from, whose own piece is not counted right? That piece may then lie here."""
+    def nearer_look_alikes_unplaced(index: int) -> np.ndarray:
+        """The cells (under some turn) the cell's content is nearer than its own cell and
+        cannot be told from, whose own pieces are not counted right (candidates: picture
+        cells × turns): such a piece may lie here."""
         nearer = ~distinct[index] & (distances[index] < mines[index])
         unplaced = {cell for cell in range(GRID * GRID) if cell != index and states[cell] != "right"}
-        return bool((nearer & _holding_their_own(unplaced, len(nearer))).any())
+        return np.flatnonzero(nearer & _holding_their_own(unplaced, len(nearer)))
+
+    def needed(index: int) -> int:
+        """Closed seams the cell needs: DOUBTED_SEAMS when a look-alike's piece may lie here,
+        one fewer when the rectangle's straight border along the cell's outside rules those
+        pieces out (_outside_rules_out)."""
+        look_alikes = nearer_look_alikes_unplaced(index)
+        if not len(look_alikes):
+            return 1
+        return DOUBTED_SEAMS - _outside_rules_out(found, corners, index, look_alikes)
 
     def judge(indices: list[int]) -> None:
         near = {other for index in indices for other in _neighbours(index) if leaning(other)}
         for index in indices:
             states[index] = _by_seams(found, lab, corners, index, verdicts, bank, near,
-                                      DOUBTED_SEAMS if nearer_look_alike_unplaced(index) else 1)
+                                      needed(index))
 
     judge([index for index, verdict in enumerate(verdicts) if verdict == "unsure"])
     judge([index for index, verdict in enumerate(verdicts) if verdict == "wrong"
@@ -1202,6 +1213,77 @@ def _by_seams(found: Pieces, lab: np.ndarray, corners: np.ndarray, index: int,
             return "wrong"
         joined += closed
     return "right" if joined >= needed else "wrong"
+
+
+OUTSIDE_SPAN = 0.35  # (cells) the stretch of a border cell's outside side looked at, either way
+# from its middle: clear of the rectangle's corners, and of where the neighbours' sides meet it
+OUTSIDE_STRETCHES = 5  # it is looked at in this many stretches, each about a tab's neck wide:
+# a tab or a blank fills one of them, though little of the whole side
+OUTSIDE_CLEAR = 0.06  # (cells) left out on both sides of the border's line: the cut, the blur
+# of the outline and a grid a little off
+OUTSIDE_DEPTH = 0.2  # (cells) how far in and out the outside side is looked at: a tab's depth
+OUTSIDE_HOLE = 0.05  # share of a stretch's band beyond (within) the border's line that may be
+# piece (table): specks and the outline's blur
+
+
+def _border_sides(index: int) -> set[int]:
+    """The sides (0 top, 1 right, 2 bottom, 3 left) of cell `index` on the rectangle's border."""
+    row, col = divmod(index, GRID)
+    return {side for side, on in enumerate((row == 0, col == GRID - 1, row == GRID - 1, col == 0))
+            if on}
+
+
+def _outside_rules_out(found: Pieces, corners: np.ndarray, index: int,
+                       look_alikes: np.ndarray) -> bool:
+    """Does the rectangle's straight border along the border cell `index` rule out the pieces
+    of `look_alikes` (picture cells × quarter turns clockwise) lying there? The set's pieces
+    interlock on every inner side (a tab or a blank) and are straight only along the picture's
+    border (issue 7): a right piece fills the cell up to the border's line and no further on
+    every outside side (_outside_worst), and a look-alike's piece, turned as its content
+    matches, must lack a straight side on one of them (either way round: a turn read from
+    flat content is uncertain). Only the pieces a flat cell is taken for are ruled out: a
+    piece of another picture from the same place in its grid has the same straight sides, so
+    the cell still needs a closed seam with a neighbour. The mask seals a narrow-necked knob
+    now and then (unseen tuning 3000-9000: 3 of 51 knobbed outside sides of wrong pieces read
+    straight, while 3 of 11 seams of wrong pieces read closed): the border stands in for the
+    second seam only."""
+    outside = _border_sides(index)
+    for candidate in look_alikes:
+        cell, turn = candidate % (GRID * GRID), candidate // (GRID * GRID)
+        straight = {(side + way * turn) % 4 for side in _border_sides(cell) for way in (1, -1)}
+        if outside <= straight:
+            return False
+    return bool(outside) and all(
+        (worst := _outside_worst(found, corners, index, side)) is not None
+        and worst <= OUTSIDE_HOLE for side in outside)
+
+
+def _outside_worst(found: Pieces, corners: np.ndarray, index: int, side: int) -> float | None:
+    """Along cell `index`'s `side` (0 top, 1 right, 2 bottom, 3 left, on the rectangle's
+    border), the largest share of table in a stretch's band just inside the border's line, or
+    of piece in its band just outside: a blank cut in, a tab sticking out. None where a band
+    is not all inside the photo (a tab beyond its edge is not seen)."""
+    row, col = divmod(index, GRID)
+    normal = np.array([(0, -1), (1, 0), (0, 1), (-1, 0)][side], np.float64)
+    along = np.array([-normal[1], normal[0]])
+    middle = np.array([col + 0.5, row + 0.5]) + 0.5 * normal
+    steps = np.linspace(-OUTSIDE_SPAN, OUTSIDE_SPAN, OUTSIDE_STRETCHES + 1)
+    height, width = found.bare.shape
+    worst = 0.0
+    for near, far, piece in ((-OUTSIDE_DEPTH, -OUTSIDE_CLEAR, 1), (OUTSIDE_CLEAR, OUTSIDE_DEPTH, 0)):
+        for start, end in zip(steps[:-1], steps[1:], strict=True):
+            quad = [middle + a * along + b * normal
+                    for a, b in ((start, near), (end, near), (end, far), (start, far))]
+            points = projective(corners, np.array(quad) / GRID) / found.factor
+            if not np.all((points >= 1) & (points < np.array([width, height]) - 1)):
+                return None
+            x, y, w, h = cv2.boundingRect(np.int32(np.round(points)))
+            band = np.zeros((h, w), np.uint8)
+            cv2.fillConvexPoly(band, np.int32(np.round(points)) - (x, y), 1)
+            if not band.any():
+                return None
+            worst = max(worst, float((found.bare[y:y + h, x:x + w][band > 0] != piece).mean()))
+    return worst
 
 
 CUT_WIDTH = 0.06  # (cells) table showing no wider than this along a seam is the cut line or

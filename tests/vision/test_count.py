@@ -299,6 +299,45 @@ def test_t6_a_flat_piece_among_neighbours_counted_wrong(leaning, needed, expecte
                            needed) == expected
 
 
+def _rectangle_on_table(tab: tuple[int, int] | None = None,
+                        blank: tuple[int, int] | None = None) -> tuple[Pieces, np.ndarray]:
+    """A 4 × 4 rectangle of 100-pixel cells, all piece, with table all round it: a tab of
+    another cut sticking out of it at `tab` (x, y on its border), a blank cut into it at
+    `blank`."""
+    bare = np.zeros((480, 480), np.uint8)
+    bare[40:440, 40:440] = 1
+    if tab is not None:
+        cv2.circle(bare, tab, 16, 1, -1)
+    if blank is not None:
+        cv2.circle(bare, blank, 16, 0, -1)
+    corners = np.float64([[40, 40], [440, 40], [440, 440], [40, 440]])
+    return Pieces(bare, bare, 1.0, 0.0), corners
+
+
+@pytest.mark.parametrize(("index", "look_alikes", "tab", "blank", "expected"), [
+    # corner cell 0 straight on its top and left: an inner piece (cell 5) or a top-side one
+    # (cell 1) would show a tab or a blank on one of them
+    (0, [5], None, None, True),
+    (0, [1], None, None, True),
+    # a tab of another cut beyond the top side, a blank cut into the left one: no border piece
+    (0, [5], (90, 34), None, False),
+    (0, [5], None, (46, 90), False),
+    # cell 3 (top-right corner) turned three quarters has cell 0's straight sides: not ruled out
+    (0, [3 + 3 * 16], None, None, False),
+    # cell 2 has cell 1's straight top: not ruled out; cell 6 has none
+    (1, [2], None, None, False),
+    (1, [6], None, None, True),
+    # an inner cell has no outside
+    (5, [6], None, None, False),
+], ids=["corner-inner-look-alike", "corner-edge-look-alike", "a-tab-beyond-the-border",
+        "a-blank-in-the-border", "another-corner-turned", "edge-another-edge-piece",
+        "edge-inner-look-alike", "inner-cell"])
+def test_t6_the_straight_border_rules_out_look_alikes_without_its_straight_sides(
+        index, look_alikes, tab, blank, expected):
+    found, corners = _rectangle_on_table(tab, blank)
+    assert count._outside_rules_out(found, corners, index, np.array(look_alikes)) == expected
+
+
 # ---------------------------------------------------------------- rendered table photos
 
 TEXTURED = ("astronaut", "coffee", "chelsea")
@@ -368,6 +407,13 @@ def test_t6_rendered_rectangles_are_counted_exactly_cell_by_cell(names, seed):
     # corner cell 0, 0.27 from its cell under the light its neighbours show; under a ramp of its
     # own it is its cell's, and its seams decide (count._ramp_doubts)
     (103_017, 0),
+    # 108018 (heart pieces): cell 12's flat corner piece, right, is a little nearer look-alike
+    # cells whose pieces are not counted right than its own, and closed its seam with its one
+    # right neighbour (13), not the two a doubted cell needs; the rectangle's straight border
+    # along its bottom and left rules those look-alikes' pieces out (a tab or a blank would
+    # show on one of them): one closed seam places it. Cell 8, another picture's piece from
+    # the same place (as straight), stays wrong
+    (108_018, 12),
 ], ids=["only-its-pattern-places-it", "a-flat-look-alikes-piece", "another-pictures-flat-piece",
         "a-turned-flat-corner", "a-right-piece-at-its-own-brightness",
         "a-wrong-piece-on-a-grid-the-seams-moved", "a-wrong-piece-on-a-tartan",
@@ -375,7 +421,8 @@ def test_t6_rendered_rectangles_are_counted_exactly_cell_by_cell(names, seed):
         "a-right-piece-its-seams-showing-table-coloured-print", "a-turned-piece-among-right-ones",
         "a-right-piece-of-dots-out-of-phase", "a-swapped-piece-of-the-same-dots",
         "a-swapped-piece-of-text-on-square-pieces", "a-swapped-piece-alike-but-for-its-edge",
-        "a-flat-corner-piece-across-a-shadows-edge"])
+        "a-flat-corner-piece-across-a-shadows-edge",
+        "a-right-corner-piece-its-straight-border-rules-a-look-alike-out"])
 def test_t6_a_rendered_cell_is_counted_as_it_lies(seed, cell):
     photo = unseen.count_photo(unseen.UNSEEN_PICTURES, seed)
     counted = count_pieces(decode_photo(photo.jpeg), added_picture(photo.picture))
