@@ -3005,8 +3005,9 @@ def _ink_rgb(upright: np.ndarray, ink: np.ndarray, labels: np.ndarray, numeral: 
     ink (at 2 MP a brown row read as black, reds as between red and brown: unseen tuning seed
     7025). Blur moves ink but keeps its sum, so a thin stroke's hue is the darkening summed over
     it and a band of INK_BAND pixels around it (other ink left out), against the card's paper
-    just beyond the band; its depth is that of the strokes' darker half. Strokes SMEARED wide,
-    and numerals under SHAPED tall: the darker half alone."""
+    just beyond the band; its depth is that of the strokes' darker half. Strokes SMEARED wide:
+    the darker half alone, against that paper; numerals under SHAPED tall: the darker half
+    alone."""
     x, y, w, h = (int(v) for v in numeral.box)
     reach = INK_BAND + 2
     x0, y0 = max(0, x - reach), max(0, y - reach)
@@ -3018,11 +3019,9 @@ def _ink_rgb(upright: np.ndarray, ink: np.ndarray, labels: np.ndarray, numeral: 
         return None
     pixels = upright[y0:y1, x0:x1].astype(np.float64)
     darkest = pixels[strokes][inkness >= np.percentile(inkness, 50)].mean(axis=0)
-    # A stroke SMEARED wide keeps its colour at its core: summed with the paper around it, a
-    # 12 MP brown numeral read as black (unseen tuning seed 6019). A numeral under SHAPED tall is
-    # a corner index read alone: its ink, made clear, let it hold its card's place before the
-    # card's numeral was read (seed 6046, 1 MP).
-    if h < SHAPED or _stroke(strokes) >= SMEARED * scale:
+    # A numeral under SHAPED tall is a corner index read alone: its ink, made clear, let it hold
+    # its card's place before the card's numeral was read (seed 6046, 1 MP).
+    if h < SHAPED:
         return darkest[::-1]
     other = _grown((window > 0) & ~strokes, 2)
     band = _grown(strokes, INK_BAND) & ~other
@@ -3030,6 +3029,13 @@ def _ink_rgb(upright: np.ndarray, ink: np.ndarray, labels: np.ndarray, numeral: 
     if not ring.any():
         return darkest[::-1]
     paper = np.median(pixels[ring], axis=0)
+    # A stroke SMEARED wide keeps its colour at its core: summed with the paper around it, a
+    # 12 MP brown numeral read as black (unseen tuning seed 6019). Its core is still measured
+    # against its own card's paper: the photo's white is a local maximum over a wider area, which
+    # a brighter card or the table's light beside a dimmer card sets (brown numerals read towards
+    # black against a white 10-20% above their card's paper: unseen tuning seeds 5004, 1058).
+    if _stroke(strokes) >= SMEARED * scale:
+        return np.clip(darkest / np.maximum(paper, 1e-3), 0, 1)[::-1]
     summed = (paper - pixels[band]).sum(axis=0)
     if LUMA @ summed <= 0:
         return darkest[::-1]
