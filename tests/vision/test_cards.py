@@ -763,6 +763,13 @@ def test_a_card_with_a_typical_numeral_keeps_the_typical_size():
     # Tuning seed 7018 (q60 JPEG): a pale grey mark of the table, its hue measured around its
     # thin strokes, read as an unsure green in a clear enough ink (_table_grey).
     (7018, "legal"),
+    # Tuning seeds 5004 and 1058 (12 MP, q60 JPEG, a gingham cloth): the photo's local white
+    # stood 10-20% above the paper of the cards at one end of the brown row, and their wide
+    # strokes' ink, measured against it, read between brown and black: Brown 9 and 10 (5004),
+    # 11 and 12 (1058) unsure or missed. Against their own card's paper they read brown
+    # (_ink_rgb).
+    (5004, "legal"),
+    (1058, "legal"),
 ])
 def test_every_card_of_a_hard_photo_is_read(seed, kind):
     photo = render_plaza_unseen.render_photo(seed, kind=kind)
