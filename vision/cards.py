@@ -470,16 +470,22 @@ def _read_outlined(normalised: np.ndarray, paper: np.ndarray, cut: np.ndarray,
                   (_without_bridges(cut, width), paper)]
     more: list[_Reading] = []
     for mask, own_paper in masks:
-        for outline in _card_outlines(mask):
-            card_sized = card_area is None or \
-                OUTLINE_SIZES[0] < cv2.contourArea(outline) / card_area < OUTLINE_SIZES[1]
-            if card_sized and not any(cv2.pointPolygonTest(outline, (float(x), float(y)),
-                                                           False) >= 0 for x, y in centres):
+        for fits in _card_outlines(mask):
+            # An outline's fits in turn, till one reads a sure card: where the first reads none,
+            # the other may (unseen tuning seed 6047: a Yellow 12 was missed).
+            for outline in fits:
+                card_sized = card_area is None or \
+                    OUTLINE_SIZES[0] < cv2.contourArea(outline) / card_area < OUTLINE_SIZES[1]
+                if not card_sized or any(cv2.pointPolygonTest(
+                        outline, (float(x), float(y)), False) >= 0 for x, y in centres):
+                    continue
                 read = [reading for reading in _read_rectified(normalised, own_paper, outline,
                                                                scale)
                         if isinstance(reading.item, SeenCard)]
                 more += read
                 centres += [reading.frame.mean(axis=0) * scale for reading in read]
+                if read:
+                    break
     return more
 
 
@@ -492,12 +498,12 @@ def _without_bridges(cut: np.ndarray, card_width: float) -> np.ndarray:
                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side)))
 
 
-def _card_outlines(paper: np.ndarray) -> list[np.ndarray]:
-    """Convex quadrilaterals of paper (working pixels, corners in turn) with a hand card's
-    HAND_CARD_ASPECT: the outer outlines of the half-size paper mask, closed over thin lines,
-    also of paper lying in another's hole (a card ringed by its edge on a pale cloth that passes
-    for paper). Not of paper the photo's edge cuts: that has lost its own outline (a pale
-    table's)."""
+def _card_outlines(paper: np.ndarray) -> list[list[np.ndarray]]:
+    """Per outline, its fits by convex quadrilaterals (working pixels, corners in turn) with a
+    hand card's HAND_CARD_ASPECT, in the order to read them. The outlines: the outer ones of
+    the half-size paper mask, closed over thin lines, also of paper lying in another's hole (a
+    card ringed by its edge on a pale cloth that passes for paper). Not of paper the photo's
+    edge cuts: that has lost its own outline (a pale table's)."""
     closed = cv2.morphologyEx(paper, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     contours, hierarchy = cv2.findContours(closed, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     outlines = []
@@ -511,9 +517,10 @@ def _card_outlines(paper: np.ndarray) -> list[np.ndarray]:
                 or x + w >= paper.shape[1] - 1 or y + h >= paper.shape[0] - 1:
             continue
         hull = cv2.convexHull(contour)
-        # The quadrilateral through the hull's points; else the least one round it, whose
+        # The quadrilateral through the hull's points, then the least one round it, whose
         # corners are the card's even where they are rounded off (paper opened by
         # _without_bridges), where one through the points cuts them off and shortens the sides.
+        fits = []
         for corners in (cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True),
                         cv2.approxPolyN(hull, 4) if len(hull) >= 4 else hull):
             corners = corners.reshape(-1, 2).astype(np.float32)
@@ -522,8 +529,9 @@ def _card_outlines(paper: np.ndarray) -> list[np.ndarray]:
             across, along = _side_pairs(corners)
             if HAND_CARD_ASPECT[0] < max(across, along) / max(1.0, min(across, along)) \
                     < HAND_CARD_ASPECT[1]:
-                outlines.append(corners * 2)
-                break
+                fits.append(corners * 2)
+        if fits:
+            outlines.append(fits)
     return outlines
 
 
