@@ -474,16 +474,22 @@ def _read_outlined(normalised: np.ndarray, paper: np.ndarray, cut: np.ndarray,
                   (_without_bridges(cut, width), paper)]
     more: list[_Reading] = []
     for mask, own_paper in masks:
-        for outline in _card_outlines(mask):
-            card_sized = card_area is None or \
-                OUTLINE_SIZES[0] < cv2.contourArea(outline) / card_area < OUTLINE_SIZES[1]
-            if card_sized and not any(cv2.pointPolygonTest(outline, (float(x), float(y)),
-                                                           False) >= 0 for x, y in centres):
+        for fits in _card_outlines(mask):
+            # An outline's fits in turn, till one reads a sure card: where the first reads none,
+            # the other may (unseen tuning seed 6047: a Yellow 12 was missed).
+            for outline in fits:
+                card_sized = card_area is None or \
+                    OUTLINE_SIZES[0] < cv2.contourArea(outline) / card_area < OUTLINE_SIZES[1]
+                if not card_sized or any(cv2.pointPolygonTest(
+                        outline, (float(x), float(y)), False) >= 0 for x, y in centres):
+                    continue
                 read = [reading for reading in _read_rectified(normalised, own_paper, outline,
                                                                scale)
                         if isinstance(reading.item, SeenCard)]
                 more += read
                 centres += [reading.frame.mean(axis=0) * scale for reading in read]
+                if read:
+                    break
     return more
 
 
@@ -496,12 +502,12 @@ def _without_bridges(cut: np.ndarray, card_width: float) -> np.ndarray:
                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side)))
 
 
-def _card_outlines(paper: np.ndarray) -> list[np.ndarray]:
-    """Convex quadrilaterals of paper (working pixels, corners in turn) with a hand card's
-    HAND_CARD_ASPECT: the outer outlines of the half-size paper mask, closed over thin lines,
-    also of paper lying in another's hole (a card ringed by its edge on a pale cloth that passes
-    for paper). Not of paper the photo's edge cuts: that has lost its own outline (a pale
-    table's)."""
+def _card_outlines(paper: np.ndarray) -> list[list[np.ndarray]]:
+    """Per outline, its fits by convex quadrilaterals (working pixels, corners in turn) with a
+    hand card's HAND_CARD_ASPECT, in the order to read them. The outlines: the outer ones of
+    the half-size paper mask, closed over thin lines, also of paper lying in another's hole (a
+    card ringed by its edge on a pale cloth that passes for paper). Not of paper the photo's
+    edge cuts: that has lost its own outline (a pale table's)."""
     closed = cv2.morphologyEx(paper, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     contours, hierarchy = cv2.findContours(closed, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     outlines = []
@@ -515,9 +521,10 @@ def _card_outlines(paper: np.ndarray) -> list[np.ndarray]:
                 or x + w >= paper.shape[1] - 1 or y + h >= paper.shape[0] - 1:
             continue
         hull = cv2.convexHull(contour)
-        # The quadrilateral through the hull's points; else the least one round it, whose
+        # The quadrilateral through the hull's points, then the least one round it, whose
         # corners are the card's even where they are rounded off (paper opened by
         # _without_bridges), where one through the points cuts them off and shortens the sides.
+        fits = []
         for corners in (cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True),
                         cv2.approxPolyN(hull, 4) if len(hull) >= 4 else hull):
             corners = corners.reshape(-1, 2).astype(np.float32)
@@ -526,8 +533,9 @@ def _card_outlines(paper: np.ndarray) -> list[np.ndarray]:
             across, along = _side_pairs(corners)
             if HAND_CARD_ASPECT[0] < max(across, along) / max(1.0, min(across, along)) \
                     < HAND_CARD_ASPECT[1]:
-                outlines.append(corners * 2)
-                break
+                fits.append(corners * 2)
+        if fits:
+            outlines.append(fits)
     return outlines
 
 
@@ -3031,8 +3039,9 @@ def _ink_rgb(upright: np.ndarray, ink: np.ndarray, labels: np.ndarray, numeral: 
     ink (at 2 MP a brown row read as black, reds as between red and brown: unseen tuning seed
     7025). Blur moves ink but keeps its sum, so a thin stroke's hue is the darkening summed over
     it and a band of INK_BAND pixels around it (other ink left out), against the card's paper
-    just beyond the band; its depth is that of the strokes' darker half. Strokes SMEARED wide,
-    and numerals under SHAPED tall: the darker half alone."""
+    just beyond the band; its depth is that of the strokes' darker half. Strokes SMEARED wide:
+    the darker half alone, against that paper; numerals under SHAPED tall: the darker half
+    alone."""
     x, y, w, h = (int(v) for v in numeral.box)
     reach = INK_BAND + 2
     x0, y0 = max(0, x - reach), max(0, y - reach)
@@ -3044,11 +3053,9 @@ def _ink_rgb(upright: np.ndarray, ink: np.ndarray, labels: np.ndarray, numeral: 
         return None
     pixels = upright[y0:y1, x0:x1].astype(np.float64)
     darkest = pixels[strokes][inkness >= np.percentile(inkness, 50)].mean(axis=0)
-    # A stroke SMEARED wide keeps its colour at its core: summed with the paper around it, a
-    # 12 MP brown numeral read as black (unseen tuning seed 6019). A numeral under SHAPED tall is
-    # a corner index read alone: its ink, made clear, let it hold its card's place before the
-    # card's numeral was read (seed 6046, 1 MP).
-    if h < SHAPED or _stroke(strokes) >= SMEARED * scale:
+    # A numeral under SHAPED tall is a corner index read alone: its ink, made clear, let it hold
+    # its card's place before the card's numeral was read (seed 6046, 1 MP).
+    if h < SHAPED:
         return darkest[::-1]
     other = _grown((window > 0) & ~strokes, 2)
     band = _grown(strokes, INK_BAND) & ~other
@@ -3056,6 +3063,13 @@ def _ink_rgb(upright: np.ndarray, ink: np.ndarray, labels: np.ndarray, numeral: 
     if not ring.any():
         return darkest[::-1]
     paper = np.median(pixels[ring], axis=0)
+    # A stroke SMEARED wide keeps its colour at its core: summed with the paper around it, a
+    # 12 MP brown numeral read as black (unseen tuning seed 6019). Its core is still measured
+    # against its own card's paper: the photo's white is a local maximum over a wider area, which
+    # a brighter card or the table's light beside a dimmer card sets (brown numerals read towards
+    # black against a white 10-20% above their card's paper: unseen tuning seeds 5004, 1058).
+    if _stroke(strokes) >= SMEARED * scale:
+        return np.clip(darkest / np.maximum(paper, 1e-3), 0, 1)[::-1]
     summed = (paper - pixels[band]).sum(axis=0)
     if LUMA @ summed <= 0:
         return darkest[::-1]

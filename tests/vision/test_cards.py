@@ -763,12 +763,31 @@ def test_a_card_with_a_typical_numeral_keeps_the_typical_size():
     # Tuning seed 7018 (q60 JPEG): a pale grey mark of the table, its hue measured around its
     # thin strokes, read as an unsure green in a clear enough ink (_table_grey).
     (7018, "legal"),
+    # Tuning seeds 5004 and 1058 (12 MP, q60 JPEG, a gingham cloth): the photo's local white
+    # stood 10-20% above the paper of the cards at one end of the brown row, and their wide
+    # strokes' ink, measured against it, read between brown and black: Brown 9 and 10 (5004),
+    # 11 and 12 (1058) unsure or missed. Against their own card's paper they read brown
+    # (_ink_rgb).
+    (5004, "legal"),
+    (1058, "legal"),
 ])
 def test_every_card_of_a_hard_photo_is_read(seed, kind):
     photo = render_plaza_unseen.render_photo(seed, kind=kind)
     reading = (read_hand if kind == "hand" else read_plaza)(decode_photo(photo.jpeg))
     assert {seen.card for seen in reading.cards} == {placed.card for placed in photo.cards}
     assert reading.unsure == ()
+
+
+@pytest.mark.skipif(not render_plaza_unseen.unseen_typefaces(),
+                    reason=render_plaza_unseen.MISSING_FONTS)
+def test_a_hand_card_is_read_in_its_outline_s_other_fit():
+    # Tuning seed 6047 (8 MP hand, polka cloth, tilted 20-30°): the Yellow 12's outline, fitted
+    # through its hull's points, read no sure card; the least quadrilateral round the hull,
+    # read next, reads it (_card_outlines, _read_outlined).
+    photo = render_plaza_unseen.render_photo(6047, kind="hand")
+    reading = read_hand(decode_photo(photo.jpeg))
+    assert Card(Y, 12) in {seen.card for seen in reading.cards}
+    assert {seen.card for seen in reading.cards} <= {placed.card for placed in photo.cards}
 
 
 @pytest.mark.skipif(not render_plaza_unseen.unseen_typefaces(),
