@@ -705,15 +705,21 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
     verdicts, mines, distances = _judged(lit, refs, present, visible, vouched, distinct,
                                          structured)
     fitness = UNLIKE * (GRID * GRID - sum(present)) + sum(min(mine, UNLIKE) for mine in mines)
+    compared = [present[index] and visible[index] >= SEEN for index in range(GRID * GRID)]
+    verdicts, mines, distances, distinct, structured = _coarse_doubts(
+        lit, bank, verdicts, mines, distances, distinct, structured, compared, vouched)
+    # the outer border is cut straight: a border cell whose piece shows a tab or blank there
+    # holds a turned or moved piece, however like its cell its content looks (a pattern looks
+    # alike turned), and counting it right would undercharge the player (T6)
+    verdicts = _straight_borders(verdicts, found, lying.photo.lab, corners, bank, vouched)
     # seams vouch for flat cells only on a rectangle whose content places some piece clearly:
     # on a grid laid wrong (turned, off the pieces) flat cells interlock with each other all
     # the same, and counting them right would undercharge the player
     anchored = verdicts.count("right") >= ANCHORS
-    compared = [present[index] and visible[index] >= SEEN for index in range(GRID * GRID)]
-    verdicts, mines, distances, distinct, structured = _coarse_doubts(
-        lit, bank, verdicts, mines, distances, distinct, structured, compared, vouched)
-    states = _seams_decide(found, lying.photo.lab, corners, bank, distances, distinct, verdicts,
-                           mines, compared, vouched, structured) if anchored \
+    states = _straight_borders(_seams_decide(found, lying.photo.lab, corners, bank, distances,
+                                             distinct, verdicts, mines, compared, vouched,
+                                             structured), found, lying.photo.lab, corners, bank,
+                               vouched) if anchored \
         else [verdict if verdict != "unsure" else "wrong" for verdict in verdicts]
     return _Reading(corners, states, fitness, verdicts.count("right"))
 
@@ -1256,3 +1262,75 @@ def _telling(found: Pieces, bank: cells.Bank, cell: tuple[int, int],
     lab = lab_of(np.clip(np.round(picture), 0, 255).astype(np.uint8))
     unlike = (nearest_table(lab, found.table) > found.margin).all(0)
     return unlike[inside]
+
+
+
+BORDER_BAND = (0.05, 0.17)  # (cells) from a border side, inwards and outwards: a jigsaw tab or
+# blank reaches about a fifth of a side across it, a cut line's blur and the grid's slack less
+KNOB_SPAN = (0.25, 0.75)  # (share of a side) where along it a tab or blank lies
+FLANKS = ((0.05, 0.18), (0.82, 0.95))  # (share of a side) its shoulders, cut straight either way
+KNOB_LEAST = 0.1  # share of KNOB_SPAN's band off straight that is a tab or blank (a fifth of a
+# side deep, a tenth to a third of it wide)
+FLANK_MOST = 0.03  # and the most of the flanks' band: a shadow's edge, glare or a grid laid
+# off runs along the whole side, a knob leaves its shoulders straight
+
+
+def _straight_borders(states: list[str], found: Pieces, lab: np.ndarray, corners: np.ndarray,
+                      bank: cells.Bank, vouched: set[int]) -> list[str]:
+    """The cells' states (or verdicts), each right or unsure one whose side on the
+    rectangle's outer border shows a tab or blank (_border_cut: its knob's stretch off
+    straight, its flanks straight) wrong, but for pieces the features place (`vouched`)."""
+    return [state if state not in ("right", "unsure") or index in vouched
+            or not any(knob >= KNOB_LEAST and flanks <= FLANK_MOST
+                       for knob, flanks in _border_cut(found, lab, corners, bank, index))
+            else "wrong" for index, state in enumerate(states)]
+
+
+def _border_cut(found: Pieces, lab: np.ndarray, corners: np.ndarray, bank: cells.Bank,
+                index: int) -> list[tuple[float, float]]:
+    """Per side of the cell on the rectangle's outer border, inside it then outside it: the
+    share of the band BORDER_BAND across the side that is not what a straight cut leaves
+    there (inside, table: a blank, but for the picture's own print the mask calls table,
+    _print_showing; outside, piece: a tab), along KNOB_SPAN and along its FLANKS."""
+    row, col = divmod(index, GRID)
+    shares = []
+    for outward, on_border in (((0, -1), row == 0), ((0, 1), row == GRID - 1),
+                               ((-1, 0), col == 0), ((1, 0), col == GRID - 1)):
+        if not on_border:
+            continue
+        normal = np.float64(outward)
+        along = np.abs(normal[::-1])
+        middle = np.array([col + 0.5, row + 0.5]) + normal / 2
+        near, far = BORDER_BAND
+        for side, piece_there in ((-1, 1), (1, 0)):  # inside: piece; outside: table
+            quads = [np.int32(np.round(projective(corners, np.array(
+                [middle + (a - 0.5) * along + side * depth * normal
+                 for a, depth in ((start, near), (end, near), (end, far), (start, far))])
+                / GRID) / found.factor)) for start, end in (KNOB_SPAN, *FLANKS)]
+            x, y, width, height = cv2.boundingRect(np.concatenate(quads))
+            x, y = max(x, 0), max(y, 0)  # the mask's own window: most bands are small
+            window = np.s_[y:y + height, x:x + width]
+            off = []
+            for stretches in (quads[:1], quads[1:]):
+                band = np.zeros(found.mask[window].shape, np.uint8)
+                for quad in stretches:
+                    cv2.fillConvexPoly(band, quad - (x, y), 1)
+                off.append(_off_straight(found, lab, corners, bank, band > 0, piece_there,
+                                         window))
+            shares.append(tuple(off))
+    return shares
+
+
+def _off_straight(found: Pieces, lab: np.ndarray, corners: np.ndarray, bank: cells.Bank,
+                  band: np.ndarray, piece_there: int, window: tuple[slice, slice]) -> float:
+    """The share of `band` (mask pixels of `window`) that is not `piece_there` (1: piece, 0:
+    table), print of the picture's own showing in a band of piece counted as piece
+    (_print_showing)."""
+    if not band.any():
+        return 0.0
+    mask = found.mask[window]
+    off = (mask != piece_there) & band
+    if piece_there and off.any():
+        off[off] = ~_print_showing(found, lab[window], corners, bank, off, band & (mask > 0),
+                                   (window[1].start, window[0].start))
+    return float(off.sum() / band.sum())
