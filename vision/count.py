@@ -1264,7 +1264,6 @@ def _telling(found: Pieces, bank: cells.Bank, cell: tuple[int, int],
     return unlike[inside]
 
 
-
 BORDER_BAND = (0.05, 0.17)  # (cells) from a border side, inwards and outwards: a jigsaw tab or
 # blank reaches about a fifth of a side across it, a cut line's blur and the grid's slack less
 KNOB_SPAN = (0.25, 0.75)  # (share of a side) where along it a tab or blank lies
