@@ -1309,6 +1309,8 @@ def _border_cut(found: Pieces, lab: np.ndarray, corners: np.ndarray, bank: cells
             x, y, width, height = cv2.boundingRect(np.concatenate(quads))
             x, y = max(x, 0), max(y, 0)  # the mask's own window: most bands are small
             window = np.s_[y:y + height, x:x + width]
+            if not found.mask[window].size:  # the band lies beyond the photo: nothing seen
+                continue
             off = []
             for stretches in (quads[:1], quads[1:]):
                 band = np.zeros(found.mask[window].shape, np.uint8)
