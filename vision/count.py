@@ -1301,7 +1301,10 @@ def _border_cut(found: Pieces, lab: np.ndarray, corners: np.ndarray, bank: cells
         along = np.abs(normal[::-1])
         middle = np.array([col + 0.5, row + 0.5]) + normal / 2
         near, far = BORDER_BAND
-        for side, piece_there in ((-1, 1), (1, 0)):  # inside: piece; outside: table
+        # only inside: outside the rectangle the table's own pattern (polka dots, a cutting
+        # mat's lines) is taken for piece often enough to look like a tab; inside, a blank
+        # shows the table, and the picture's own print is told from it (_print_showing)
+        for side, piece_there in ((-1, 1),):
             quads = [np.int32(np.round(projective(corners, np.array(
                 [middle + (a - 0.5) * along + side * depth * normal
                  for a, depth in ((start, near), (end, near), (end, far), (start, far))])
