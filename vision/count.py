@@ -708,18 +708,24 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
     verdicts, mines, distances = _judged(lit, refs, present, visible, vouched, distinct,
                                          structured)
     fitness = UNLIKE * (GRID * GRID - sum(present)) + sum(min(mine, UNLIKE) for mine in mines)
+    compared = [present[index] and visible[index] >= SEEN for index in range(GRID * GRID)]
+    verdicts, mines, distances, distinct, structured = _coarse_doubts(
+        lit, bank, verdicts, mines, distances, distinct, structured, compared, vouched)
+    # the outer border is cut straight: a border cell whose piece shows a tab or blank there
+    # holds a turned or moved piece, however like its cell its content looks (a pattern looks
+    # alike turned), and counting it right would undercharge the player (T6)
+    verdicts = _straight_borders(verdicts, found, lying.photo.lab, corners, bank, vouched)
     # seams vouch for flat cells only on a rectangle whose content places some piece clearly:
     # on a grid laid wrong (turned, off the pieces) flat cells interlock with each other all
     # the same, and counting them right would undercharge the player
     anchored = verdicts.count("right") >= ANCHORS
-    compared = [present[index] and visible[index] >= SEEN for index in range(GRID * GRID)]
-    verdicts, mines, distances, distinct, structured = _coarse_doubts(
-        lit, bank, verdicts, mines, distances, distinct, structured, compared, vouched)
     if anchored:  # else no seams decide: unsure is wrong
         verdicts, mines, distances, distinct = _ramp_doubts(
             lit, bank, verdicts, mines, distances, distinct, structured, compared)
-    states = _seams_decide(found, lying.photo.lab, corners, bank, distances, distinct, verdicts,
-                           mines, compared, vouched, structured) if anchored \
+    states = _straight_borders(_seams_decide(found, lying.photo.lab, corners, bank, distances,
+                                             distinct, verdicts, mines, compared, vouched,
+                                             structured), found, lying.photo.lab, corners, bank,
+                               vouched) if anchored \
         else [verdict if verdict != "unsure" else "wrong" for verdict in verdicts]
     return _Reading(corners, states, fitness, verdicts.count("right"))
 
@@ -1400,3 +1406,74 @@ def _telling(found: Pieces, bank: cells.Bank, cell: tuple[int, int],
     lab = lab_of(np.clip(np.round(picture), 0, 255).astype(np.uint8))
     unlike = (nearest_table(lab, found.table) > found.margin).all(0)
     return unlike[inside]
+
+
+BORDER_BAND = (0.05, 0.17)  # (cells) inwards from a border side: a jigsaw blank reaches about
+# a fifth of a side into its piece, a cut line's blur and the grid's slack less
+KNOB_SPAN = (0.25, 0.75)  # (share of a side) where along it a tab or blank lies
+FLANKS = ((0.05, 0.18), (0.82, 0.95))  # (share of a side) its shoulders, cut straight either way
+KNOB_LEAST = 0.1  # share of KNOB_SPAN's band that is table where a blank lies (a fifth of a
+# side deep, a tenth to a third of it wide)
+FLANK_MOST = 0.03  # and the most of the flanks' band: a shadow's edge, glare or a grid laid
+# off runs along the whole side, a blank leaves its shoulders straight
+
+
+def _straight_borders(states: list[str], found: Pieces, lab: np.ndarray, corners: np.ndarray,
+                      bank: cells.Bank, vouched: set[int]) -> list[str]:
+    """The cells' states (or verdicts), each right or unsure one whose side on the
+    rectangle's outer border shows a blank (_blank_shares: its knob's stretch table, its flanks
+    piece) wrong, but for pieces the features place (`vouched`)."""
+    return [state if state not in ("right", "unsure") or index in vouched
+            or not any(knob >= KNOB_LEAST and flanks <= FLANK_MOST
+                       for knob, flanks in _blank_shares(found, lab, corners, bank, index))
+            else "wrong" for index, state in enumerate(states)]
+
+
+def _blank_shares(found: Pieces, lab: np.ndarray, corners: np.ndarray, bank: cells.Bank,
+                  index: int) -> list[tuple[float, float]]:
+    """Per side of the cell on the rectangle's outer border: the share of the band BORDER_BAND
+    inside it that is table, along KNOB_SPAN and along its FLANKS (the picture's own print the
+    mask calls table is piece, _print_showing). The outer border is cut straight: a piece in
+    its place is piece right up to it. Only inside: outside the rectangle the table's own
+    pattern (polka dots, a cutting mat's lines) is taken for piece often enough to look like a
+    tab; a blank shows the table, which the print is told from."""
+    row, col = divmod(index, GRID)
+    shares = []
+    for outward, on_border in (((0, -1), row == 0), ((0, 1), row == GRID - 1),
+                               ((-1, 0), col == 0), ((1, 0), col == GRID - 1)):
+        if not on_border:
+            continue
+        normal = np.float64(outward)
+        along = np.abs(normal[::-1])
+        middle = np.array([col + 0.5, row + 0.5]) + normal / 2
+        near, far = BORDER_BAND
+        quads = [np.int32(np.round(projective(corners, np.array(
+            [middle + (a - 0.5) * along - depth * normal
+             for a, depth in ((start, near), (end, near), (end, far), (start, far))])
+            / GRID) / found.factor)) for start, end in (KNOB_SPAN, *FLANKS)]
+        x, y, width, height = cv2.boundingRect(np.concatenate(quads))
+        x, y = max(x, 0), max(y, 0)  # the mask's own window: the bands are small
+        window = np.s_[y:y + height, x:x + width]
+        if not found.mask[window].size:  # the band lies beyond the photo: nothing seen
+            continue
+        shares.append(tuple(_table_share(found, lab, corners, bank, stretches, window)
+                            for stretches in (quads[:1], quads[1:])))
+    return shares
+
+
+def _table_share(found: Pieces, lab: np.ndarray, corners: np.ndarray, bank: cells.Bank,
+                 quads: list[np.ndarray], window: tuple[slice, slice]) -> float:
+    """The share of the band `quads` (mask pixels) that is table, within `window` of the mask,
+    print of the picture's own showing in it counted as piece (_print_showing)."""
+    mask = found.mask[window]
+    band = np.zeros(mask.shape, np.uint8)
+    for quad in quads:
+        cv2.fillConvexPoly(band, quad - (window[1].start, window[0].start), 1)
+    band = band > 0
+    if not band.any():
+        return 0.0
+    table = (mask == 0) & band
+    if table.any():
+        table[table] = ~_print_showing(found, lab[window], corners, bank, table,
+                                       band & (mask > 0), (window[1].start, window[0].start))
+    return float(table.sum() / band.sum())
