@@ -1232,6 +1232,24 @@ OUTSIDE_HOLE = 0.05  # share of a stretch's band beyond (within) the border's li
 # piece (table): specks and the outline's blur
 
 
+SIDE_NORMALS = ((0, -1), (1, 0), (0, 1), (-1, 0))  # outwards, of sides 0 top, 1 right, 2
+# bottom, 3 left, in cells
+
+
+def _side_band(found: Pieces, corners: np.ndarray, index: int, side: int,
+               along: tuple[float, float], depth: tuple[float, float]) -> np.ndarray:
+    """The quadrilateral (mask pixels) over cell `index`'s `side`: from along[0] to along[1]
+    (cells, either way of the side's middle) by from depth[0] to depth[1] (cells, outwards)."""
+    row, col = divmod(index, GRID)
+    normal = np.float64(SIDE_NORMALS[side])
+    tangent = np.abs(normal[::-1])
+    middle = np.array([col + 0.5, row + 0.5]) + normal / 2
+    quad = [middle + a * tangent + d * normal
+            for a, d in ((along[0], depth[0]), (along[1], depth[0]), (along[1], depth[1]),
+                         (along[0], depth[1]))]
+    return projective(corners, np.array(quad) / GRID) / found.factor
+
+
 def _border_sides(index: int) -> set[int]:
     """The sides (0 top, 1 right, 2 bottom, 3 left) of cell `index` on the rectangle's border."""
     row, col = divmod(index, GRID)
@@ -1269,18 +1287,12 @@ def _outside_worst(found: Pieces, corners: np.ndarray, index: int, side: int) ->
     border), the largest share of table in a stretch's band just inside the border's line, or
     of piece in its band just outside: a blank cut in, a tab sticking out. None where a band
     is not all inside the photo (a tab beyond its edge is not seen)."""
-    row, col = divmod(index, GRID)
-    normal = np.array([(0, -1), (1, 0), (0, 1), (-1, 0)][side], np.float64)
-    along = np.array([-normal[1], normal[0]])
-    middle = np.array([col + 0.5, row + 0.5]) + 0.5 * normal
     steps = np.linspace(-OUTSIDE_SPAN, OUTSIDE_SPAN, OUTSIDE_STRETCHES + 1)
     height, width = found.bare.shape
     worst = 0.0
     for near, far, piece in ((-OUTSIDE_DEPTH, -OUTSIDE_CLEAR, 1), (OUTSIDE_CLEAR, OUTSIDE_DEPTH, 0)):
         for start, end in zip(steps[:-1], steps[1:], strict=True):
-            quad = [middle + a * along + b * normal
-                    for a, b in ((start, near), (end, near), (end, far), (start, far))]
-            points = projective(corners, np.array(quad) / GRID) / found.factor
+            points = _side_band(found, corners, index, side, (start, end), (near, far))
             if not np.all((points >= 1) & (points < np.array([width, height]) - 1)):
                 return None
             x, y, w, h = cv2.boundingRect(np.int32(np.round(points)))
@@ -1437,20 +1449,12 @@ def _blank_shares(found: Pieces, lab: np.ndarray, corners: np.ndarray, bank: cel
     its place is piece right up to it. Only inside: outside the rectangle the table's own
     pattern (polka dots, a cutting mat's lines) is taken for piece often enough to look like a
     tab; a blank shows the table, which the print is told from."""
-    row, col = divmod(index, GRID)
     shares = []
-    for outward, on_border in (((0, -1), row == 0), ((0, 1), row == GRID - 1),
-                               ((-1, 0), col == 0), ((1, 0), col == GRID - 1)):
-        if not on_border:
-            continue
-        normal = np.float64(outward)
-        along = np.abs(normal[::-1])
-        middle = np.array([col + 0.5, row + 0.5]) + normal / 2
+    for side in _border_sides(index):
         near, far = BORDER_BAND
-        quads = [np.int32(np.round(projective(corners, np.array(
-            [middle + (a - 0.5) * along - depth * normal
-             for a, depth in ((start, near), (end, near), (end, far), (start, far))])
-            / GRID) / found.factor)) for start, end in (KNOB_SPAN, *FLANKS)]
+        quads = [np.int32(np.round(_side_band(found, corners, index, side,
+                                              (start - 0.5, end - 0.5), (-near, -far))))
+                 for start, end in (KNOB_SPAN, *FLANKS)]
         x, y, width, height = cv2.boundingRect(np.concatenate(quads))
         x, y = max(x, 0), max(y, 0)  # the mask's own window: the bands are small
         window = np.s_[y:y + height, x:x + width]
