@@ -996,18 +996,18 @@ def _ramp_doubts(lit: list[cells.Body], bank: cells.Bank, verdicts: list[str],
                  mines: list[float], distances: list[np.ndarray], distinct: np.ndarray,
                  structured: np.ndarray, compared: list[bool]
                  ) -> tuple[list[str], list[float], list[np.ndarray], np.ndarray]:
-    """Flat cells on the rectangle's border (_on_border) counted wrong, beyond the noise of
-    their own cell, read again each under its own ramp of brightness (cells.under_own_ramp,
-    within RAMP_GAIN): the edge of a shadow or of a glare patch crossing a piece at the
-    rectangle's corner or border is light its neighbours do not show, and a right flat piece
-    then reads as far from its own cell as a wrong one. Inside the rectangle the pieces all
-    round a cell show its light (a turned flat piece there, its seams closed by chance, was
-    lit into its cell's colours: tuning 109016 cell 9). Where its own cell, so lit, explains
-    it within NOISE and no cell that a ramp cannot take into its own explains it better
-    (_verdict, as for a flat cell), its content cannot tell and it is unsure: its seams
-    decide (_seams_decide), with the look-alikes a ramp makes. The ramp never counts a cell
-    right by itself: a flat wrong piece of a like colour is lit into its cell's just as well
-    (T6)."""
+    """Flat cells on the rectangle's border (_border_sides: no piece beyond them shows the light
+    there) counted wrong, beyond the noise of their own cell, read again each under its own ramp
+    of brightness (cells.under_own_ramp, within RAMP_GAIN): the edge of a shadow or of a glare
+    patch crossing a piece at the rectangle's corner or border is light its neighbours do not
+    show, and a right flat piece then reads as far from its own cell as a wrong one. Inside the
+    rectangle the pieces all round a cell show its light (a turned flat piece there, its seams
+    closed by chance, was lit into its cell's colours: tuning 109016 cell 9). Where its own
+    cell, so lit, explains it within NOISE and no cell that a ramp cannot take into its own
+    explains it better (_verdict, as for a flat cell), its content cannot tell and it is unsure:
+    its seams decide (_seams_decide), with the look-alikes a ramp makes. The ramp never counts a
+    cell right by itself: a flat wrong piece of a like colour is lit into its cell's just as
+    well (T6)."""
     refs = bank.turned
 
     def own_ramp_explains(index: int) -> bool:  # the own cell alone first: most are far from it
@@ -1016,7 +1016,7 @@ def _ramp_doubts(lit: list[cells.Body], bank: cells.Bank, verdicts: list[str],
 
     doubted = [index for index, verdict in enumerate(verdicts) if verdict == "wrong"
                and not structured[index] and compared[index] and mines[index] > NOISE
-               and _on_border(index) and own_ramp_explains(index)]
+               and _border_sides(index) and own_ramp_explains(index)]
     if not doubted:
         return verdicts, mines, distances, distinct
     whole = np.ones((1, cells.SAMPLES, cells.SAMPLES), np.float32)
@@ -1036,12 +1036,6 @@ def _ramp_doubts(lit: list[cells.Body], bank: cells.Bank, verdicts: list[str],
         verdicts[index], mines[index], distances[index] = "unsure", float(every[index]), every
         distinct[index] = ramp_distinct[index]
     return verdicts, mines, distances, distinct
-
-
-def _on_border(index: int) -> bool:
-    """Does the cell lie on the rectangle's border? No piece beyond it shows the light there;
-    inside, pieces on every side do, and its light is theirs (_relit)."""
-    return any(place in (0, GRID - 1) for place in divmod(index, GRID))
 
 
 def _beaten_by_colour(index: int, every: np.ndarray) -> np.ndarray:
