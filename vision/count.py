@@ -61,7 +61,9 @@ How it works, and why:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import cache, partial
 
 import cv2
 import numpy as np
@@ -713,8 +715,10 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
         lit, bank, verdicts, mines, distances, distinct, structured, compared, vouched)
     # the outer border is cut straight: a border cell whose piece shows a tab or blank there
     # holds a turned or moved piece, however like its cell its content looks (a pattern looks
-    # alike turned), and counting it right would undercharge the player (T6)
-    verdicts = _straight_borders(verdicts, found, lying.photo.lab, corners, bank, vouched)
+    # alike turned), and counting it right would undercharge the player (T6). Asked of the
+    # verdicts and again of the seams' states: each cell's border is read once for both
+    shows_blank = cache(partial(_shows_blank, found, lying.photo.lab, corners, bank))
+    verdicts = _straight_borders(verdicts, shows_blank, vouched)
     # seams vouch for flat cells only on a rectangle whose content places some piece clearly:
     # on a grid laid wrong (turned, off the pieces) flat cells interlock with each other all
     # the same, and counting them right would undercharge the player
@@ -724,8 +728,7 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
             lit, bank, verdicts, mines, distances, distinct, structured, compared)
     states = _straight_borders(_seams_decide(found, lying.photo.lab, corners, bank, distances,
                                              distinct, verdicts, mines, compared, vouched,
-                                             structured), found, lying.photo.lab, corners, bank,
-                               vouched) if anchored \
+                                             structured), shows_blank, vouched) if anchored \
         else [verdict if verdict != "unsure" else "wrong" for verdict in verdicts]
     return _Reading(corners, states, fitness, verdicts.count("right"))
 
@@ -1424,15 +1427,21 @@ FLANK_MOST = 0.03  # and the most of the flanks' band: a shadow's edge, glare or
 # off runs along the whole side, a blank leaves its shoulders straight
 
 
-def _straight_borders(states: list[str], found: Pieces, lab: np.ndarray, corners: np.ndarray,
-                      bank: cells.Bank, vouched: set[int]) -> list[str]:
+def _straight_borders(states: list[str], shows_blank: Callable[[int], bool],
+                      vouched: set[int]) -> list[str]:
     """The cells' states (or verdicts), each right or unsure one whose side on the
-    rectangle's outer border shows a blank (_blank_shares: its knob's stretch table, its flanks
-    piece) wrong, but for pieces the features place (`vouched`)."""
+    rectangle's outer border shows a blank (`shows_blank`: _shows_blank) wrong, but for pieces
+    the features place (`vouched`)."""
     return [state if state not in ("right", "unsure") or index in vouched
-            or not any(knob >= KNOB_LEAST and flanks <= FLANK_MOST
-                       for knob, flanks in _blank_shares(found, lab, corners, bank, index))
-            else "wrong" for index, state in enumerate(states)]
+            or not shows_blank(index) else "wrong" for index, state in enumerate(states)]
+
+
+def _shows_blank(found: Pieces, lab: np.ndarray, corners: np.ndarray, bank: cells.Bank,
+                 index: int) -> bool:
+    """Does a side of cell `index` on the rectangle's outer border show a blank
+    (_blank_shares: its knob's stretch table, its flanks piece)?"""
+    return any(knob >= KNOB_LEAST and flanks <= FLANK_MOST
+               for knob, flanks in _blank_shares(found, lab, corners, bank, index))
 
 
 def _blank_shares(found: Pieces, lab: np.ndarray, corners: np.ndarray, bank: cells.Bank,
