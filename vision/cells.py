@@ -304,13 +304,14 @@ def light(photo_mean: np.ndarray, picture_mean: np.ndarray) -> np.ndarray:
     return level * np.clip(ratio / level, 1 / TINT, TINT)
 
 
-def distance(scored: Scores, gain: np.ndarray, turn: np.ndarray, cell: np.ndarray) -> np.ndarray:
-    """Colour (RMS after `gain`, share of full scale) plus pattern distance of the body under
-    `turn` to `cell`; arrays broadcast together, gain has a last axis of 3."""
+def distance(scored: Scores, gain: np.ndarray, turn: np.ndarray, cell: np.ndarray,
+             pattern_weight: float = PATTERN_WEIGHT) -> np.ndarray:
+    """Colour (RMS after `gain`, share of full scale) plus pattern distance (`pattern_weight`)
+    of the body under `turn` to `cell`; arrays broadcast together, gain has a last axis of 3."""
     squared = (gain ** 2 * scored.photo_photo[turn, cell] - 2 * gain
                * scored.photo_picture[turn, cell] + scored.picture_picture[turn, cell]).sum(-1)
     colour = np.sqrt(np.maximum(squared, 0) / scored.weight[turn] / 3) / 255
-    return colour + PATTERN_WEIGHT * scored.pattern[turn, cell]
+    return colour + pattern_weight * scored.pattern[turn, cell]
 
 
 def brightness(scored: Scores, turn: np.ndarray, cell: int | np.ndarray, bound: float

@@ -726,6 +726,8 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
     if anchored:  # else no seams decide: unsure is wrong
         verdicts, mines, distances, distinct = _ramp_doubts(
             lit, bank, verdicts, mines, distances, distinct, structured, compared)
+        verdicts, mines, distances, distinct = _flat_doubts(
+            lit, bank, verdicts, mines, distances, distinct, structured, compared)
     states = _straight_borders(_seams_decide(found, lying.photo.lab, corners, bank, distances,
                                              distinct, verdicts, mines, compared, vouched,
                                              structured), shows_blank, vouched) if anchored \
@@ -1020,24 +1022,77 @@ def _ramp_doubts(lit: list[cells.Body], bank: cells.Bank, verdicts: list[str],
     doubted = [index for index, verdict in enumerate(verdicts) if verdict == "wrong"
                and not structured[index] and compared[index] and mines[index] > NOISE
                and _border_sides(index) and own_ramp_explains(index)]
+    whole = np.ones((1, cells.SAMPLES, cells.SAMPLES), np.float32)
+
+    def under_ramps(index: int) -> tuple[np.ndarray, np.ndarray]:
+        # and which cells a ramp cannot take its picture cell into
+        return (cells.under_own_ramp(lit[index], refs, RAMP_GAIN).min(0),
+                cells.under_own_ramp(cells.Body(bank.cells[index][None], whole), refs,
+                                     RAMP_GAIN)[0] > DISTINCT)
+
+    return _read_again(doubted, under_ramps, verdicts, mines, distances, distinct)
+
+
+def _flat_doubts(lit: list[cells.Body], bank: cells.Bank, verdicts: list[str],
+                 mines: list[float], distances: list[np.ndarray], distinct: np.ndarray,
+                 structured: np.ndarray, compared: list[bool]
+                 ) -> tuple[list[str], list[float], list[np.ndarray], np.ndarray]:
+    """Flat cells (their picture cell without the pattern STRUCTURED asks) counted wrong,
+    beyond the noise of their own cell, read again by colour alone (cells.distance without
+    its pattern term): on a flat print, whatever grey pattern the photo shows was drawn by
+    the cut and the light, not the print (a neighbour's tab outlined by its cut line, dark
+    where the gap shadows it, light where the paper's core shows; a shadow's or glare's edge),
+    and correlates with nothing, so the pattern term adds up to a quarter of its contrast to a
+    right piece's distance (tuning 3000 and 6000: the right flat cells within NOISE of their
+    own 59% with it, 83% without). The colour distance still counts any such pattern once,
+    sample by sample. Where its own cell, so read, explains it within NOISE and no cell
+    content can tell from its own explains it better (_verdict, as for a flat cell), it is
+    unsure: its seams decide (_seams_decide). Colour alone never counts a cell right by
+    itself: a flat wrong piece of a like colour reads as near (T6)."""
+    refs = bank.turned
+    shifts = np.arange(len(SHIFTS))[:, None]
+    candidates = np.arange(len(refs.cells))[None]
+
+    def by_colour(index: int) -> tuple[np.ndarray, np.ndarray]:
+        scored = cells.scores(lit[index], refs)
+        return cells.distance(scored, np.ones(3), shifts, candidates, 0.0).min(0), \
+            distinct[index]
+
+    def own_colour_explains(index: int) -> bool:  # the own cell alone first: most are far
+        own = cells.scores(lit[index], cells.Bank(bank.cells[index][None], bank.size))
+        return float(cells.distance(own, np.ones(3), shifts, np.zeros((1, 1), int), 0.0
+                                    ).min()) <= NOISE
+
+    doubted = [index for index, verdict in enumerate(verdicts) if verdict == "wrong"
+               and not structured[index] and compared[index] and mines[index] > NOISE
+               and own_colour_explains(index)]
+    return _read_again(doubted, by_colour, verdicts, mines, distances, distinct)
+
+
+def _read_again(doubted: list[int], reread: Callable[[int], tuple[np.ndarray, np.ndarray]],
+                verdicts: list[str], mines: list[float], distances: list[np.ndarray],
+                distinct: np.ndarray
+                ) -> tuple[list[str], list[float], list[np.ndarray], np.ndarray]:
+    """The `doubted` cells, each read again (`reread`: its distance to every picture cell
+    and turn, and which of them content can tell from its own cell so read), unsure where
+    its own cell then explains it as a flat cell's would (_verdict, its scores not looked
+    at): its seams decide, with those distances and look-alikes. Never right: the cells
+    whose own pieces are counted right explain no other (_holding_their_own)."""
     if not doubted:
         return verdicts, mines, distances, distinct
-    whole = np.ones((1, cells.SAMPLES, cells.SAMPLES), np.float32)
-    flat = np.zeros_like(structured)
+    flat = np.zeros(len(distinct), bool)
     placed = {index for index, verdict in enumerate(verdicts) if verdict == "right"}
     verdicts, mines, distances, distinct = list(verdicts), list(mines), list(distances), \
         distinct.copy()
     for index in doubted:
-        every = cells.under_own_ramp(lit[index], refs, RAMP_GAIN).min(0)
-        # which cells a ramp cannot take its picture cell into: _verdict reads its row alone
-        ramp_distinct = distinct.copy()
-        ramp_distinct[index] = cells.under_own_ramp(cells.Body(bank.cells[index][None], whole),
-                                                    refs, RAMP_GAIN)[0] > DISTINCT
-        # read as flat, its scores are not looked at
-        if _verdict(index, None, every, set(), ramp_distinct, flat, placed)[0] == "wrong":
+        every, told_apart = reread(index)
+        # _verdict reads the cell's own row of `distinct` alone
+        doubted_distinct = distinct.copy()
+        doubted_distinct[index] = told_apart
+        if _verdict(index, None, every, set(), doubted_distinct, flat, placed)[0] == "wrong":
             continue
         verdicts[index], mines[index], distances[index] = "unsure", float(every[index]), every
-        distinct[index] = ramp_distinct[index]
+        distinct[index] = told_apart
     return verdicts, mines, distances, distinct
 
 
