@@ -53,7 +53,9 @@ How it works, and why:
   piece of another picture may have it, so its seams decide as well; so do they for a flat
   cell far from its own under the light around it but its own under a ramp of brightness of
   its own (the edge of a shadow or of glare crossing it, at the rectangle's corner or border,
-  which no piece beyond it shows: _ramp_doubts). Otherwise it is wrong:
+  which no piece beyond it shows: _ramp_doubts), or far from its own by its pattern alone
+  (the light's shading on a flat print correlates with nothing: _flat_doubts). Otherwise it is
+  wrong:
   counting a wrong piece right would undercharge the player (T6).
   Features vouch for a piece only where the mask sees one: a piece the mask calls table
   must show its content.
@@ -1040,15 +1042,15 @@ def _flat_doubts(lit: list[cells.Body], bank: cells.Bank, verdicts: list[str],
     """Flat cells (their picture cell without the pattern STRUCTURED asks) counted wrong,
     beyond the noise of their own cell, read again by colour alone (cells.distance without
     its pattern term): on a flat print, whatever grey pattern the photo shows was drawn by
-    the cut and the light, not the print (a neighbour's tab outlined by its cut line, dark
-    where the gap shadows it, light where the paper's core shows; a shadow's or glare's edge),
-    and correlates with nothing, so the pattern term adds up to a quarter of its contrast to a
-    right piece's distance (tuning 3000 and 6000: the right flat cells within NOISE of their
-    own 59% with it, 83% without). The colour distance still counts any such pattern once,
-    sample by sample. Where its own cell, so read, explains it within NOISE and no cell
-    content can tell from its own explains it better (_verdict, as for a flat cell), it is
-    unsure: its seams decide (_seams_decide). Colour alone never counts a cell right by
-    itself: a flat wrong piece of a like colour reads as near (T6)."""
+    the light and the cut, not the print (the shading of a shadow's or glare's soft edge or
+    the lamp's fall-off that the light around the cell does not quite follow; a neighbour's
+    tab outlined by its cut line), and correlates with nothing, so the pattern term adds up
+    to a quarter of its contrast to a right piece's distance (tuning 3000 and 6000: the right
+    flat cells within NOISE of their own 59% with it, 83% without). The colour distance still
+    counts any such pattern once, sample by sample. Where its own cell, so read, explains it
+    within NOISE and no cell content can tell from its own explains it better (_verdict, as
+    for a flat cell), it is unsure: its seams decide (_seams_decide). Colour alone never
+    counts a cell right by itself: a flat wrong piece of a like colour reads as near (T6)."""
     refs = bank.turned
     shifts = np.arange(len(SHIFTS))[:, None]
     candidates = np.arange(len(refs.cells))[None]
