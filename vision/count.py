@@ -724,17 +724,20 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
     # seams vouch for flat cells only on a rectangle whose content places some piece clearly:
     # on a grid laid wrong (turned, off the pieces) flat cells interlock with each other all
     # the same, and counting them right would undercharge the player
-    anchored = verdicts.count("right") >= ANCHORS
-    if anchored:  # else no seams decide: unsure is wrong
-        verdicts, mines, distances, distinct = _ramp_doubts(
-            lit, bank, verdicts, mines, distances, distinct, structured, compared)
-        verdicts, mines, distances, distinct = _flat_doubts(
-            lit, bank, verdicts, mines, distances, distinct, structured, compared)
-    states = _straight_borders(_seams_decide(found, lying.photo.lab, corners, bank, distances,
-                                             distinct, verdicts, mines, compared, vouched,
-                                             structured), shows_blank, vouched) if anchored \
-        else [verdict if verdict != "unsure" else "wrong" for verdict in verdicts]
-    return _Reading(corners, states, fitness, verdicts.count("right"))
+    anchors = verdicts.count("right")
+    if anchors < ANCHORS:  # no seams decide: unsure is wrong
+        return _Reading(corners, [verdict if verdict != "unsure" else "wrong"
+                                  for verdict in verdicts], fitness, anchors)
+    verdicts, mines, distances, distinct = _ramp_doubts(
+        lit, bank, verdicts, mines, distances, distinct, structured, compared)
+    before_colour = verdicts
+    verdicts, mines, distances, distinct = _flat_doubts(
+        lit, bank, verdicts, mines, distances, distinct, structured, compared)
+    by_colour_alone = {index for index, (before, after)
+                       in enumerate(zip(before_colour, verdicts, strict=True)) if before != after}
+    states = _seams_decide(found, lying.photo.lab, corners, bank, distances, distinct, verdicts,
+                           mines, compared, vouched, structured, by_colour_alone)
+    return _Reading(corners, _straight_borders(states, shows_blank, vouched), fitness, anchors)
 
 
 LIGHT_REACH = 0.5  # (cells) how far the light seen on the pieces around a cell reaches into it
@@ -1186,7 +1189,7 @@ def _clear_of_foreign_tabs(index: int, verdicts: list[str]) -> np.ndarray:
 def _seams_decide(found: Pieces, lab: np.ndarray, corners: np.ndarray, bank: cells.Bank,
                   distances: list[np.ndarray], distinct: np.ndarray, verdicts: list[str],
                   mines: list[float], compared: list[bool], vouched: set[int],
-                  structured: np.ndarray) -> list[CellState]:
+                  structured: np.ndarray, by_colour_alone: set[int]) -> list[CellState]:
     """The cells' states, the seams (_by_seams) deciding those their content cannot place:
     the unsure, then the flat ones (their own cell within NOISE) that only cells holding their
     own pieces explain better (`distances`: each cell's _distances). One piece cannot be two
@@ -1199,7 +1202,9 @@ def _seams_decide(found: Pieces, lab: np.ndarray, corners: np.ndarray, bank: cel
     counted right on its colour alone, not placed by features (`vouched`), is unsure too (T6):
     a flat piece of another picture, or of a cell whose colour the light shifted, has that
     colour as well, and only its cut interlocking with its neighbours can tell it is this
-    one."""
+    one. A cell unsure only by its colour (`by_colour_alone`: _flat_doubts) needs
+    DOUBTED_SEAMS closed seams: its own piece turned reads as near by colour, and one side of
+    a turned piece's cut may interlock by chance."""
     verdicts = ["unsure" if verdict == "right" and not structured[index] and index not in vouched
                 else verdict for index, verdict in enumerate(verdicts)]
     states = [verdict if verdict != "unsure" else "wrong" for verdict in verdicts]
@@ -1228,9 +1233,11 @@ def _seams_decide(found: Pieces, lab: np.ndarray, corners: np.ndarray, bank: cel
         return np.flatnonzero(nearer & _holding_their_own(unplaced, len(nearer)))
 
     def needed(index: int) -> int:
-        """Closed seams the cell needs: DOUBTED_SEAMS when a look-alike's piece may lie here,
-        one fewer when the rectangle's straight border along the cell's outside rules those
+        """Closed seams the cell needs: DOUBTED_SEAMS when it is unsure by its colour alone,
+        or when a look-alike's piece may lie here, one fewer then when the rectangle's straight border along the cell's outside rules those
         pieces out (_outside_rules_out)."""
+        if index in by_colour_alone:
+            return DOUBTED_SEAMS
         look_alikes = nearer_look_alikes_unplaced(index)
         if not len(look_alikes):
             return 1
