@@ -423,6 +423,13 @@ def test_t6_rendered_rectangles_are_counted_exactly_cell_by_cell(names, seed):
     # nothing); by colour alone it is within NOISE of its own cell, and its seams decide
     # (count._flat_doubts). Cell 9, a swapped flat piece, stays wrong
     (103_008, 10),
+    # 104016 (page on tartan, square pieces): cell 15 holds another picture's piece, its
+    # white margin within the noise of the cell's own, straight along the rectangle's border
+    # as the cell's own piece would be, and no neighbour right or unsure to close a seam with.
+    # The straight border rules out this picture's look-alikes only (count._outside_rules_out),
+    # never another picture's piece from the same place: of the doubtful border cells no
+    # neighbour vouches for on unseen tuning, 17 right ones and this wrong one read straight
+    (104_016, 15),
 ], ids=["only-its-pattern-places-it", "a-flat-look-alikes-piece", "another-pictures-flat-piece",
         "a-turned-flat-corner", "a-right-piece-at-its-own-brightness",
         "a-wrong-piece-on-a-grid-the-seams-moved", "a-wrong-piece-on-a-tartan",
@@ -432,7 +439,8 @@ def test_t6_rendered_rectangles_are_counted_exactly_cell_by_cell(names, seed):
         "a-swapped-piece-of-text-on-square-pieces", "a-swapped-piece-alike-but-for-its-edge",
         "a-flat-corner-piece-across-a-shadows-edge",
         "a-right-corner-piece-its-straight-border-rules-a-look-alike-out",
-        "a-turned-corner-piece-of-a-pattern", "a-flat-piece-its-light-draws-a-pattern-on"])
+        "a-turned-corner-piece-of-a-pattern", "a-flat-piece-its-light-draws-a-pattern-on",
+        "another-pictures-straight-corner-piece-no-neighbour-vouches-for"])
 def test_t6_a_rendered_cell_is_counted_as_it_lies(seed, cell):
     photo = unseen.count_photo(unseen.UNSEEN_PICTURES, seed)
     counted = count_pieces(decode_photo(photo.jpeg), added_picture(photo.picture))
