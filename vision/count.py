@@ -1189,7 +1189,8 @@ def _clear_of_foreign_tabs(index: int, verdicts: list[str]) -> np.ndarray:
 def _seams_decide(found: Pieces, lab: np.ndarray, corners: np.ndarray, bank: cells.Bank,
                   distances: list[np.ndarray], distinct: np.ndarray, verdicts: list[str],
                   mines: list[float], compared: list[bool], vouched: set[int],
-                  structured: np.ndarray, by_colour_alone: set[int]) -> list[CellState]:
+                  structured: np.ndarray, by_colour_alone: set[int] | frozenset[int] = frozenset()
+                  ) -> list[CellState]:
     """The cells' states, the seams (_by_seams) deciding those their content cannot place:
     the unsure, then the flat ones (their own cell within NOISE) that only cells holding their
     own pieces explain better (`distances`: each cell's _distances). One piece cannot be two
@@ -1234,8 +1235,9 @@ def _seams_decide(found: Pieces, lab: np.ndarray, corners: np.ndarray, bank: cel
 
     def needed(index: int) -> int:
         """Closed seams the cell needs: DOUBTED_SEAMS when it is unsure by its colour alone,
-        or when a look-alike's piece may lie here, one fewer then when the rectangle's straight border along the cell's outside rules those
-        pieces out (_outside_rules_out)."""
+        or when a look-alike's piece may lie here (one fewer then when the rectangle's
+        straight border along the cell's outside rules those pieces out:
+        _outside_rules_out)."""
         if index in by_colour_alone:
             return DOUBTED_SEAMS
         look_alikes = nearer_look_alikes_unplaced(index)
