@@ -347,9 +347,50 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
     blacks = _lab(np.array([r.ink for r in found if isinstance(r.item, SeenCard)
                             and r.item.card.colour is Colour.BLACK and r.ink is not None]
                            ).reshape(-1, 3))
-    return [reading for reading in found
+    kept = [reading for reading in found
             if isinstance(reading.item, SeenCard) or reading.colour_confidence >= INK_CLEAR
             and not _table_grey(reading.ink, blacks)]
+    return kept + (_unread_card_paper(regions, found, scale) if on_plaza else [])
+
+
+# How far a piece of paper's sides may differ from the nearest sure card's and be that card's
+# size: perspective changes the size across the photo, and the paper mask loses a card's rim.
+CARD_SIZED = (0.75, 1.33)
+WHOLE_CARD = 0.8  # a tilted card's outline (a trapezoid) fills this much of its rectangle
+
+
+def _unread_card_paper(regions: list[_Region], found: list[_Reading], scale: float
+                       ) -> list[_Reading]:
+    """Unsure places for lone pieces of paper of a card's size and shape that no reading covers:
+    a card whose numeral did not read (glare, shade, faint ink) is still a card, and a Plaza's
+    verdict without it can be wrong with no warning. Its size is the nearest sure card's frame
+    (perspective), each side within CARD_SIZED; the paper must be whole (convex, uncut by the
+    photo's edge) and ring ink (a numeral's hole): a pale patch of table or a glare rings
+    none. Any reading covering it, even one dropped, means it was looked at already."""
+    sure = [r for r in found if isinstance(r.item, SeenCard)]
+    if len(sure) < 2:
+        return []
+    centres = np.array([r.frame.mean(axis=0) for r in sure])
+    frames = [np.asarray(r.frame, np.float32) for r in found]
+    more = []
+    for region in regions:
+        if not (region.fill > WHOLE_CARD and region.rings_ink):
+            continue
+        outline = (cv2.boxPoints(region.rect) / scale).astype(np.float32)
+        centre = outline.mean(axis=0)
+        nearest = sure[int(np.argmin(np.linalg.norm(centres - centre, axis=1)))].frame
+        card = sorted(np.linalg.norm(nearest[[1, 3]] - nearest[0], axis=1))
+        sides = sorted(np.linalg.norm(outline[[1, 3]] - outline[0], axis=1))
+        if not all(CARD_SIZED[0] <= side / size <= CARD_SIZED[1]
+                   for side, size in zip(sides, card, strict=True)):
+            continue
+        if any(_overlap(outline, frame) > 0.35 or cv2.pointPolygonTest(
+                frame, (float(centre[0]), float(centre[1])), False) >= 0 for frame in frames):
+            continue
+        corners = tuple((round(float(x), 1), round(float(y), 1)) for x, y in outline)
+        more.append(_Reading(UnsureCard(corners), 0.0, outline, np.zeros(REJECT + 1),
+                             Colour.BLACK, 0.0, None, 0.0))
+    return more
 
 
 def _table_grey(ink: np.ndarray | None, blacks: np.ndarray) -> bool:
@@ -1249,6 +1290,9 @@ def _channel_min(image: np.ndarray) -> np.ndarray:
 class _Region:
     rect: tuple[tuple[float, float], tuple[float, float], float]  # cv2.minAreaRect, working px
     card_shaped: bool  # a lone card's outline (portrait, about 63 × 88, convex)
+    # Its convex hull's share of its rectangle (a card's is near 1, or 0.8 as a tilted camera
+    # makes it a trapezoid), 0 where the photo's edge cuts it: a region cut so lost its outline.
+    fill: float = 0.0
     # Whether its paper rings a piece of ink a digit's size (a hole in it): the gaps between the
     # dots of a cloth ring none.
     rings_ink: bool = True
@@ -1273,11 +1317,11 @@ def _regions(paper: np.ndarray) -> list[_Region]:
         # A region the photo's edge cuts has lost its own outline (and a pale table filling the
         # photo can have a card's aspect): it is no lone card.
         x, y, bw, bh = cv2.boundingRect(contour)
-        card_shaped = 1.2 < long / short < 1.6 \
-            and cv2.contourArea(cv2.convexHull(contour)) > 0.9 * w * h \
-            and x > 1 and y > 1 and x + bw < paper.shape[1] - 1 and y + bh < paper.shape[0] - 1
+        fill = cv2.contourArea(cv2.convexHull(contour)) / max(w * h, 1.0) \
+            if x > 1 and y > 1 and x + bw < paper.shape[1] - 1 and y + bh < paper.shape[0] - 1 \
+            else 0.0
         regions.append(_Region(rect=((2 * cx, 2 * cy), (2 * w + 2, 2 * h + 2), angle),
-                               card_shaped=card_shaped,
+                               card_shaped=fill > 0.9 and 1.2 < long / short < 1.6, fill=fill,
                                rings_ink=_rings_ink(contours, hierarchy[0], hole)))
     return regions
 
