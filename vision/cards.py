@@ -350,7 +350,7 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
     kept = [reading for reading in found
             if isinstance(reading.item, SeenCard) or reading.colour_confidence >= INK_CLEAR
             and not _table_grey(reading.ink, blacks)]
-    return kept + (_unread_card_paper(regions, found, scale) if on_plaza else [])
+    return kept + (_unread_card_paper(paper & edges_free, kept, scale) if on_plaza else [])
 
 
 # How far a piece of paper's sides may differ from the nearest sure card's and be that card's
@@ -359,37 +359,36 @@ CARD_SIZED = (0.75, 1.33)
 WHOLE_CARD = 0.8  # a tilted card's outline (a trapezoid) fills this much of its rectangle
 
 
-def _unread_card_paper(regions: list[_Region], found: list[_Reading], scale: float
+def _unread_card_paper(paper: np.ndarray, found: list[_Reading], scale: float
                        ) -> list[_Reading]:
-    """Unsure places for lone pieces of paper of a card's size and shape that no reading covers:
-    a card whose numeral did not read (glare, shade, faint ink) is still a card, and a Plaza's
-    verdict without it can be wrong with no warning. Its size is the nearest sure card's frame
-    (perspective), each side within CARD_SIZED; the paper must be whole (convex, uncut by the
-    photo's edge) and ring ink (a numeral's hole): a pale patch of table or a glare rings
-    none. Any reading covering it, even one dropped, means it was looked at already."""
+    """Unsure places for the pieces of `paper` (half size, cut along edges) that no reading of
+    `found` covers and that have a card's size and shape: a card whose numeral did not read
+    (glare, shade, faint ink) is still a card, and a Plaza's verdict without it can be wrong
+    with no warning. Lone, or beside a row once its neighbours' frames are taken out. Its size
+    is the nearest sure card's frame (perspective), each side within CARD_SIZED; its outline
+    must be whole (convex, uncut by the photo's edge) and ring ink (a numeral's hole): a pale
+    patch of table or a glare rings none, and what is left of a block beside frames is rarely
+    convex."""
     sure = [r for r in found if isinstance(r.item, SeenCard)]
     if len(sure) < 2:
         return []
     centres = np.array([r.frame.mean(axis=0) for r in sure])
-    frames = [np.asarray(r.frame, np.float32) for r in found]
+    unread = paper.copy()
+    for reading in found:
+        cv2.fillConvexPoly(unread, np.round(reading.frame * scale / 2).astype(np.int32), 0)
     more = []
-    for region in regions:
+    for region in _regions(unread):
         if not (region.fill > WHOLE_CARD and region.rings_ink):
             continue
-        outline = (cv2.boxPoints(region.rect) / scale).astype(np.float32)
-        centre = outline.mean(axis=0)
-        nearest = sure[int(np.argmin(np.linalg.norm(centres - centre, axis=1)))].frame
-        card = sorted(np.linalg.norm(nearest[[1, 3]] - nearest[0], axis=1))
+        outline = cv2.boxPoints(region.rect) / scale
+        nearest = sure[int(np.argmin(np.linalg.norm(centres - outline.mean(axis=0), axis=1)))]
+        card = sorted(np.linalg.norm(nearest.frame[[1, 3]] - nearest.frame[0], axis=1))
         sides = sorted(np.linalg.norm(outline[[1, 3]] - outline[0], axis=1))
-        if not all(CARD_SIZED[0] <= side / size <= CARD_SIZED[1]
-                   for side, size in zip(sides, card, strict=True)):
-            continue
-        if any(_overlap(outline, frame) > 0.35 or cv2.pointPolygonTest(
-                frame, (float(centre[0]), float(centre[1])), False) >= 0 for frame in frames):
-            continue
-        corners = tuple((round(float(x), 1), round(float(y), 1)) for x, y in outline)
-        more.append(_Reading(UnsureCard(corners), 0.0, outline, np.zeros(REJECT + 1),
-                             Colour.BLACK, 0.0, None, 0.0))
+        if all(CARD_SIZED[0] <= side / size <= CARD_SIZED[1]
+               for side, size in zip(sides, card, strict=True)):
+            corners = tuple((round(float(x), 1), round(float(y), 1)) for x, y in outline)
+            more.append(_Reading(UnsureCard(corners), 0.0, outline, np.zeros(REJECT + 1),
+                                 Colour.BLACK, 0.0, None, 0.0))
     return more
 
 
