@@ -261,8 +261,12 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
     # paper beside paper (a card in shade). On a Plaza that paper can bridge touching cards,
     # and a frame across them misplaced a numeral (unseen tuning seed 1026). The dim mask, grown
     # so too, is looked at for lone cards only (_read_uncut), as a second look.
-    paper, loose, dim = _paper_masks(small[::2, ::2], normalised[::2, ::2],
-                                     (0.3, LOOSE_TINT, 0.3), grown=(False, not on_plaza, True))
+    # The shaded mask is paper lit as dimly as the dim mask's, anywhere: whole card-sized pieces
+    # of it that no reading covers are cards in shade (_unread_card_paper).
+    paper, loose, dim, shaded = _paper_masks(small[::2, ::2], normalised[::2, ::2],
+                                             (0.3, LOOSE_TINT, 0.3, 0.3),
+                                             grown=(False, not on_plaza, True),
+                                             shaded=(False, False, False, True))
     # Outlines are cut along edges, so that cards on a pale table (and touching cards) part; not
     # along the edges of ink (numerals, emblems), which would cut a card into pieces.
     edges = cv2.Canny(cv2.cvtColor(small[::2, ::2], cv2.COLOR_BGR2GRAY), 25, 50)
@@ -350,7 +354,7 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
     kept = [reading for reading in found
             if isinstance(reading.item, SeenCard) or reading.colour_confidence >= INK_CLEAR
             and not _table_grey(reading.ink, blacks)]
-    return kept + (_unread_card_paper(paper & edges_free, kept, scale) if on_plaza else [])
+    return kept + (_unread_card_paper(shaded & edges_free, kept, scale) if on_plaza else [])
 
 
 # How far a piece of paper's sides may differ from the nearest sure card's and be that card's
@@ -361,14 +365,14 @@ WHOLE_CARD = 0.8  # a tilted card's outline (a trapezoid) fills this much of its
 
 def _unread_card_paper(paper: np.ndarray, found: list[_Reading], scale: float
                        ) -> list[_Reading]:
-    """Unsure places for the pieces of `paper` (half size, cut along edges) that no reading of
-    `found` covers and that have a card's size and shape: a card whose numeral did not read
-    (glare, shade, faint ink) is still a card, and a Plaza's verdict without it can be wrong
-    with no warning. Lone, or beside a row once its neighbours' frames are taken out. Its size
-    is the nearest sure card's frame (perspective), each side within CARD_SIZED; its outline
-    must be whole (convex, uncut by the photo's edge) and ring ink (a numeral's hole): a pale
-    patch of table or a glare rings none, and what is left of a block beside frames is rarely
-    convex."""
+    """Unsure places for the pieces of `paper` (half size, cut along edges; lit dimly too: a card
+    in shade) that no reading of `found` covers and that have a card's size and shape: a card
+    whose numeral did not read (glare, shade, faint ink) is still a card, and a Plaza's verdict
+    without it can be wrong with no warning. Lone, or beside a row once its neighbours' frames
+    are taken out. Its size is the nearest sure card's frame (perspective), each side within
+    CARD_SIZED; its outline must be whole (convex, uncut by the photo's edge) and ring ink (a
+    numeral's hole): a pale patch of table or a glare rings none, and what is left of a block
+    beside frames is rarely convex."""
     sure = [r for r in found if isinstance(r.item, SeenCard)]
     if len(sure) < 2:
         return []
@@ -1253,9 +1257,11 @@ def _paper_mask(small: np.ndarray, normalised: np.ndarray, tint: float = 0.3) ->
 
 
 def _paper_masks(small: np.ndarray, normalised: np.ndarray, tints: tuple[float, ...],
-                 grown: tuple[bool, ...] = ()) -> tuple[np.ndarray, ...]:
+                 grown: tuple[bool, ...] = (), shaded: tuple[bool, ...] = ()
+                 ) -> tuple[np.ndarray, ...]:
     """_paper_mask for each of the `tints`, sharing the work they have in common; those marked
-    in `grown` also take in dimly lit paper beside paper."""
+    in `grown` also take in dimly lit paper beside paper, those marked in `shaded` dimly lit
+    paper anywhere (for whole card-sized pieces only: _unread_card_paper)."""
     low = _channel_min(normalised)
     spread = np.maximum(np.maximum(normalised[..., 0], normalised[..., 1]),
                         normalised[..., 2]) - low
@@ -1273,8 +1279,11 @@ def _paper_masks(small: np.ndarray, normalised: np.ndarray, tints: tuple[float, 
     # into dim ones that are otherwise paper, as Canny's hysteresis grows edges. Only a few: a
     # dim table touching the cards is no paper.
     for index, tint in enumerate(tints):
-        if index < len(grown) and grown[index]:
+        if index < len(grown) and grown[index] or index < len(shaded) and shaded[index]:
             dim = (pale & (top >= 0.3) & (tinge < tint * top)).astype(np.uint8)
+            if index < len(shaded) and shaded[index]:
+                masks[index] = dim
+                continue
             for _ in range(3):
                 masks[index] = cv2.dilate(masks[index], np.ones((3, 3), np.uint8)) & dim
     return tuple(masks)
