@@ -269,7 +269,8 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
                                              shaded=(False, False, False, True))
     # Outlines are cut along edges, so that cards on a pale table (and touching cards) part; not
     # along the edges of ink (numerals, emblems), which would cut a card into pieces.
-    edges = cv2.Canny(cv2.cvtColor(small[::2, ::2], cv2.COLOR_BGR2GRAY), 25, 50)
+    grey_half = cv2.cvtColor(small[::2, ::2], cv2.COLOR_BGR2GRAY)
+    edges = cv2.Canny(grey_half, 25, 50)
     ink_half = (_channel_min(normalised[::2, ::2]) < 1 - INK).astype(np.uint8)
     edges[cv2.dilate(ink_half, np.ones((5, 5), np.uint8)) > 0] = 0
     found: list[_Reading] = []
@@ -354,7 +355,8 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
     kept = [reading for reading in found
             if isinstance(reading.item, SeenCard) or reading.colour_confidence >= INK_CLEAR
             and not _table_grey(reading.ink, blacks)]
-    return kept + (_unread_card_paper(shaded & edges_free, kept, scale) if on_plaza else [])
+    return kept + (_unread_card_paper(shaded & edges_free, grey_half, kept, scale) if on_plaza
+                   else [])
 
 
 # How far a piece of paper's sides may differ from the nearest sure card's and be that card's
@@ -363,8 +365,8 @@ CARD_SIZED = (0.75, 1.33)
 WHOLE_CARD = 0.8  # a tilted card's outline (a trapezoid) fills this much of its rectangle
 
 
-def _unread_card_paper(paper: np.ndarray, found: list[_Reading], scale: float
-                       ) -> list[_Reading]:
+def _unread_card_paper(paper: np.ndarray, grey: np.ndarray, found: list[_Reading],
+                       scale: float) -> list[_Reading]:
     """Unsure places for the pieces of `paper` (half size, cut along edges; lit dimly too: a card
     in shade) that no reading of `found` covers and that have a card's size and shape: a card
     whose numeral did not read (glare, shade, faint ink) is still a card, and a Plaza's verdict
@@ -372,7 +374,9 @@ def _unread_card_paper(paper: np.ndarray, found: list[_Reading], scale: float
     are taken out. Its size is the nearest sure card's frame (perspective), each side within
     CARD_SIZED; its outline must be whole (convex, uncut by the photo's edge) and ring ink (a
     numeral's hole): a pale patch of table or a glare rings none, and what is left of a block
-    beside frames is rarely convex."""
+    beside frames is rarely convex. And it must be paper against the table (_brighter_than_around,
+    on the `grey` photo at half size): a pale table's or a grey cloth's patch cut along edges
+    into a card's shape is no brighter than the table round it."""
     sure = [r for r in found if isinstance(r.item, SeenCard)]
     if len(sure) < 2:
         return []
@@ -389,11 +393,42 @@ def _unread_card_paper(paper: np.ndarray, found: list[_Reading], scale: float
         card = sorted(np.linalg.norm(nearest.frame[[1, 3]] - nearest.frame[0], axis=1))
         sides = sorted(np.linalg.norm(outline[[1, 3]] - outline[0], axis=1))
         if all(CARD_SIZED[0] <= side / size <= CARD_SIZED[1]
-               for side, size in zip(sides, card, strict=True)):
+               for side, size in zip(sides, card, strict=True)) \
+                and _brighter_than_around(grey, cv2.boxPoints(region.rect) / 2, found, scale):
             corners = tuple((round(float(x), 1), round(float(y), 1)) for x, y in outline)
             more.append(_Reading(UnsureCard(corners), 0.0, outline, np.zeros(REJECT + 1),
                                  Colour.BLACK, 0.0, None, 0.0))
     return more
+
+
+# Card stock over the table round a card: paper is the palest thing on a table, and a shadow
+# dims the table round a card in it as much as the card.
+PAPER_OVER_TABLE = 1.1
+
+
+def _brighter_than_around(grey: np.ndarray, outline: np.ndarray, found: list[_Reading],
+                          scale: float) -> bool:
+    """Whether the paper inside a card's `outline` (half size) is brighter by PAPER_OVER_TABLE
+    than a band of the photo round it, an eighth of the card wide, less the places of `found`
+    (the cards beside it in its row are paper too): median against median, so that a numeral
+    inside and a pattern round it weigh little."""
+    centre = outline.mean(axis=0)
+    x0, y0 = np.maximum(np.floor(centre + 1.3 * (outline.min(axis=0) - centre)), 0).astype(int)
+    x1, y1 = np.ceil(centre + 1.3 * (outline.max(axis=0) - centre)).astype(int) + 1
+    crop = grey[y0:y1, x0:x1]
+    inside, band = (np.zeros(crop.shape, np.uint8) for _ in range(2))
+    cv2.fillConvexPoly(inside, np.round(centre + 0.8 * (outline - centre) - (x0, y0))
+                       .astype(np.int32), 1)
+    cv2.fillConvexPoly(band, np.round(centre + 1.3 * (outline - centre) - (x0, y0))
+                       .astype(np.int32), 1)
+    cv2.fillConvexPoly(band, np.round(centre + 1.05 * (outline - centre) - (x0, y0))
+                       .astype(np.int32), 0)
+    for reading in found:
+        cv2.fillConvexPoly(band, np.round(reading.frame * scale / 2 - (x0, y0))
+                           .astype(np.int32), 0)
+    if not band.any():
+        return False
+    return float(np.median(crop[inside > 0])) >= PAPER_OVER_TABLE * float(np.median(crop[band > 0]))
 
 
 def _table_grey(ink: np.ndarray | None, blacks: np.ndarray) -> bool:

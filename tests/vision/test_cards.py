@@ -1524,11 +1524,11 @@ def test_wide_numerals_in_double_frames_are_never_read_as_other_numbers():
 
 
 def test_card_sized_paper_that_no_reading_covers_is_an_unsure_place():
-    # Red 3, 4, 5 read for sure (frames 60 x 84 photo pixels; the paper mask is at half size).
-    # Beside the 5 lies paper of a card ringing a numeral no look read (glare, shade): once the
-    # read cards' frames are taken out of the block it is a card's paper of its own. Apart from
-    # the row: a pale patch ringing no ink (a glare, bare table), and paper ringing ink but of
-    # two cards' size (pale table) are no card.
+    # Red 3, 4, 5 read for sure (frames 60 x 84 photo pixels; the paper mask is at half size),
+    # on a dark table. Beside the 5 lies paper of a card ringing a numeral no look read (glare,
+    # shade): once the read cards' frames are taken out of the block it is a card's paper of its
+    # own. Apart from the row: a pale patch ringing no ink (a glare, bare table), and paper
+    # ringing ink but of two cards' size (pale table) are no card.
     row = [placed(sure_numeral(n, 0, 0), n - 3, 0) for n in (3, 4, 5)]
     paper = np.zeros((600, 800), np.uint8)
     for reading in row:
@@ -1540,11 +1540,16 @@ def test_card_sized_paper_that_no_reading_covers_is_an_unsure_place():
     paper[60:102, 40:70] = 1  # a card-sized pale patch ringing nothing
     paper[150:234, 40:100] = 1  # a patch of two cards' size ringing a numeral
     paper[185:197, 60:66] = 0
-    found = cards._unread_card_paper(paper, row, 1.0)
+    grey = np.where(paper > 0, 200, 80).astype(np.uint8)
+    found = cards._unread_card_paper(paper, grey, row, 1.0)
     assert len(found) == 1 and isinstance(found[0].item, UnsureCard)
     assert np.linalg.norm(found[0].frame.mean(axis=0) - unread.mean(axis=0)) < 4
     # Covered by a reading, even an unsure one, the place is read already.
-    assert cards._unread_card_paper(paper, row + [replace(row[0], frame=unread)], 1.0) == []
+    assert cards._unread_card_paper(paper, grey, row + [replace(row[0], frame=unread)], 1.0) \
+        == []
+    # On a table as pale as the paper (a grey cloth cut along its pattern into a card's shape)
+    # it is no card's paper.
+    assert cards._unread_card_paper(paper, np.full_like(grey, 200), row, 1.0) == []
 
 
 @pytest.mark.skipif(not render_plaza_unseen.unseen_typefaces(),
