@@ -261,11 +261,16 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
     # paper beside paper (a card in shade). On a Plaza that paper can bridge touching cards,
     # and a frame across them misplaced a numeral (unseen tuning seed 1026). The dim mask, grown
     # so too, is looked at for lone cards only (_read_uncut), as a second look.
-    paper, loose, dim = _paper_masks(small[::2, ::2], normalised[::2, ::2],
-                                     (0.3, LOOSE_TINT, 0.3), grown=(False, not on_plaza, True))
+    # The shaded mask is paper lit as dimly as the dim mask's, anywhere: whole card-sized pieces
+    # of it that no reading covers are cards in shade (_unread_card_paper).
+    paper, loose, dim, shaded = _paper_masks(small[::2, ::2], normalised[::2, ::2],
+                                             (0.3, LOOSE_TINT, 0.3, 0.3),
+                                             grown=(False, not on_plaza, True),
+                                             shaded=(False, False, False, True))
     # Outlines are cut along edges, so that cards on a pale table (and touching cards) part; not
     # along the edges of ink (numerals, emblems), which would cut a card into pieces.
-    edges = cv2.Canny(cv2.cvtColor(small[::2, ::2], cv2.COLOR_BGR2GRAY), 25, 50)
+    grey_half = cv2.cvtColor(small[::2, ::2], cv2.COLOR_BGR2GRAY)
+    edges = cv2.Canny(grey_half, 25, 50)
     ink_half = (_channel_min(normalised[::2, ::2]) < 1 - INK).astype(np.uint8)
     edges[cv2.dilate(ink_half, np.ones((5, 5), np.uint8)) > 0] = 0
     found: list[_Reading] = []
@@ -347,9 +352,83 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
     blacks = _lab(np.array([r.ink for r in found if isinstance(r.item, SeenCard)
                             and r.item.card.colour is Colour.BLACK and r.ink is not None]
                            ).reshape(-1, 3))
-    return [reading for reading in found
+    kept = [reading for reading in found
             if isinstance(reading.item, SeenCard) or reading.colour_confidence >= INK_CLEAR
             and not _table_grey(reading.ink, blacks)]
+    return kept + (_unread_card_paper(shaded & edges_free, grey_half, kept, scale) if on_plaza
+                   else [])
+
+
+# How far a piece of paper's sides may differ from the nearest sure card's and be that card's
+# size: perspective changes the size across the photo, and the paper mask loses a card's rim.
+CARD_SIZED = (0.75, 1.33)
+WHOLE_CARD = 0.8  # a tilted card's outline (a trapezoid) fills this much of its rectangle
+
+
+def _unread_card_paper(paper: np.ndarray, grey: np.ndarray, found: list[_Reading],
+                       scale: float) -> list[_Reading]:
+    """Unsure places for the pieces of `paper` (half size, cut along edges; lit dimly too: a card
+    in shade) that no reading of `found` covers and that have a card's size and shape: a card
+    whose numeral did not read (glare, shade, faint ink) is still a card, and a Plaza's verdict
+    without it can be wrong with no warning. Lone, or beside a row once its neighbours' frames
+    are taken out. Its size is the nearest sure card's frame (perspective), each side within
+    CARD_SIZED; its outline must be whole (convex, uncut by the photo's edge) and ring ink (a
+    numeral's hole): a pale patch of table or a glare rings none, and what is left of a block
+    beside frames is rarely convex. And it must be paper against the table (_brighter_than_around,
+    on the `grey` photo at half size): a pale table's or a grey cloth's patch cut along edges
+    into a card's shape is no brighter than the table round it."""
+    sure = [r for r in found if isinstance(r.item, SeenCard)]
+    if len(sure) < 2:
+        return []
+    centres = np.array([r.frame.mean(axis=0) for r in sure])
+    unread = paper.copy()
+    for reading in found:
+        cv2.fillConvexPoly(unread, np.round(reading.frame * scale / 2).astype(np.int32), 0)
+    more = []
+    for region in _regions(unread):
+        if not (region.fill > WHOLE_CARD and region.rings_ink):
+            continue
+        outline = cv2.boxPoints(region.rect) / scale
+        nearest = sure[int(np.argmin(np.linalg.norm(centres - outline.mean(axis=0), axis=1)))]
+        card = sorted(np.linalg.norm(nearest.frame[[1, 3]] - nearest.frame[0], axis=1))
+        sides = sorted(np.linalg.norm(outline[[1, 3]] - outline[0], axis=1))
+        if all(CARD_SIZED[0] <= side / size <= CARD_SIZED[1]
+               for side, size in zip(sides, card, strict=True)) \
+                and _brighter_than_around(grey, cv2.boxPoints(region.rect) / 2, found, scale):
+            corners = tuple((round(float(x), 1), round(float(y), 1)) for x, y in outline)
+            more.append(_Reading(UnsureCard(corners), 0.0, outline, np.zeros(REJECT + 1),
+                                 Colour.BLACK, 0.0, None, 0.0))
+    return more
+
+
+# Card stock over the table round a card: paper is the palest thing on a table, and a shadow
+# dims the table round a card in it as much as the card.
+PAPER_OVER_TABLE = 1.1
+
+
+def _brighter_than_around(grey: np.ndarray, outline: np.ndarray, found: list[_Reading],
+                          scale: float) -> bool:
+    """Whether the paper inside a card's `outline` (half size) is brighter by PAPER_OVER_TABLE
+    than a band of the photo round it, an eighth of the card wide, less the places of `found`
+    (the cards beside it in its row are paper too): median against median, so that a numeral
+    inside and a pattern round it weigh little."""
+    centre = outline.mean(axis=0)
+    x0, y0 = np.maximum(np.floor(centre + 1.3 * (outline.min(axis=0) - centre)), 0).astype(int)
+    x1, y1 = np.ceil(centre + 1.3 * (outline.max(axis=0) - centre)).astype(int) + 1
+    crop = grey[y0:y1, x0:x1]
+    inside, band = (np.zeros(crop.shape, np.uint8) for _ in range(2))
+    cv2.fillConvexPoly(inside, np.round(centre + 0.8 * (outline - centre) - (x0, y0))
+                       .astype(np.int32), 1)
+    cv2.fillConvexPoly(band, np.round(centre + 1.3 * (outline - centre) - (x0, y0))
+                       .astype(np.int32), 1)
+    cv2.fillConvexPoly(band, np.round(centre + 1.05 * (outline - centre) - (x0, y0))
+                       .astype(np.int32), 0)
+    for reading in found:
+        cv2.fillConvexPoly(band, np.round(reading.frame * scale / 2 - (x0, y0))
+                           .astype(np.int32), 0)
+    if not band.any():
+        return False
+    return float(np.median(crop[inside > 0])) >= PAPER_OVER_TABLE * float(np.median(crop[band > 0]))
 
 
 def _table_grey(ink: np.ndarray | None, blacks: np.ndarray) -> bool:
@@ -1213,9 +1292,11 @@ def _paper_mask(small: np.ndarray, normalised: np.ndarray, tint: float = 0.3) ->
 
 
 def _paper_masks(small: np.ndarray, normalised: np.ndarray, tints: tuple[float, ...],
-                 grown: tuple[bool, ...] = ()) -> tuple[np.ndarray, ...]:
+                 grown: tuple[bool, ...] = (), shaded: tuple[bool, ...] = ()
+                 ) -> tuple[np.ndarray, ...]:
     """_paper_mask for each of the `tints`, sharing the work they have in common; those marked
-    in `grown` also take in dimly lit paper beside paper."""
+    in `grown` also take in dimly lit paper beside paper, those marked in `shaded` dimly lit
+    paper anywhere (for whole card-sized pieces only: _unread_card_paper)."""
     low = _channel_min(normalised)
     spread = np.maximum(np.maximum(normalised[..., 0], normalised[..., 1]),
                         normalised[..., 2]) - low
@@ -1233,8 +1314,11 @@ def _paper_masks(small: np.ndarray, normalised: np.ndarray, tints: tuple[float, 
     # into dim ones that are otherwise paper, as Canny's hysteresis grows edges. Only a few: a
     # dim table touching the cards is no paper.
     for index, tint in enumerate(tints):
-        if index < len(grown) and grown[index]:
+        if index < len(grown) and grown[index] or index < len(shaded) and shaded[index]:
             dim = (pale & (top >= 0.3) & (tinge < tint * top)).astype(np.uint8)
+            if index < len(shaded) and shaded[index]:
+                masks[index] = dim
+                continue
             for _ in range(3):
                 masks[index] = cv2.dilate(masks[index], np.ones((3, 3), np.uint8)) & dim
     return tuple(masks)
@@ -1249,6 +1333,9 @@ def _channel_min(image: np.ndarray) -> np.ndarray:
 class _Region:
     rect: tuple[tuple[float, float], tuple[float, float], float]  # cv2.minAreaRect, working px
     card_shaped: bool  # a lone card's outline (portrait, about 63 × 88, convex)
+    # Its convex hull's share of its rectangle (a card's is near 1, or 0.8 as a tilted camera
+    # makes it a trapezoid), 0 where the photo's edge cuts it: a region cut so lost its outline.
+    fill: float = 0.0
     # Whether its paper rings a piece of ink a digit's size (a hole in it): the gaps between the
     # dots of a cloth ring none.
     rings_ink: bool = True
@@ -1273,11 +1360,11 @@ def _regions(paper: np.ndarray) -> list[_Region]:
         # A region the photo's edge cuts has lost its own outline (and a pale table filling the
         # photo can have a card's aspect): it is no lone card.
         x, y, bw, bh = cv2.boundingRect(contour)
-        card_shaped = 1.2 < long / short < 1.6 \
-            and cv2.contourArea(cv2.convexHull(contour)) > 0.9 * w * h \
-            and x > 1 and y > 1 and x + bw < paper.shape[1] - 1 and y + bh < paper.shape[0] - 1
+        fill = cv2.contourArea(cv2.convexHull(contour)) / max(w * h, 1.0) \
+            if x > 1 and y > 1 and x + bw < paper.shape[1] - 1 and y + bh < paper.shape[0] - 1 \
+            else 0.0
         regions.append(_Region(rect=((2 * cx, 2 * cy), (2 * w + 2, 2 * h + 2), angle),
-                               card_shaped=card_shaped,
+                               card_shaped=fill > 0.9 and 1.2 < long / short < 1.6, fill=fill,
                                rings_ink=_rings_ink(contours, hierarchy[0], hole)))
     return regions
 
