@@ -1052,7 +1052,7 @@ def _flat_doubts(lit: list[cells.Body], bank: cells.Bank, verdicts: list[str],
     flat cells within NOISE of their own 59% with it, 83% without). The colour distance still
     counts any such pattern once, sample by sample. Where its own cell, so read, explains it
     within NOISE and no cell content can tell from its own explains it better (_verdict, as
-    for a flat cell), it is unsure: its seams decide (_seams_decide). Colour alone never
+    for a flat cell), it is unsure: DOUBTED_SEAMS of its seams decide (_seams_decide). Colour never
     counts a cell right by itself: a flat wrong piece of a like colour reads as near (T6)."""
     refs = bank.turned
     shifts = np.arange(len(SHIFTS))[:, None]
