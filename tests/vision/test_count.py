@@ -420,8 +420,8 @@ def test_t6_rendered_rectangles_are_counted_exactly_cell_by_cell(names, seed):
     (108_005, 0),
     # 103008 (cool light and glare): cell 10's flat piece, right, read 0.13 from its own cell,
     # most of it the pattern term (the light's shading on a flat print correlates with
-    # nothing); by colour alone it is within NOISE of its own cell, and its seams decide
-    # (count._flat_doubts). Cell 9, a swapped flat piece, stays wrong
+    # nothing); by colour alone it is within NOISE of its own cell, and two closed seams
+    # decide (count._flat_doubts). Cell 9, a swapped flat piece, stays wrong
     (103_008, 10),
     # 104016 (page on tartan, square pieces): cell 15 holds another picture's piece, its
     # white margin within the noise of the cell's own, straight along the rectangle's border
