@@ -363,6 +363,12 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
 # size: perspective changes the size across the photo, and the paper mask loses a card's rim.
 CARD_SIZED = (0.75, 1.33)
 WHOLE_CARD = 0.8  # a tilted card's outline (a trapezoid) fills this much of its rectangle
+# How much of a piece's rectangle may lie in the frame of a card read beside it. Frames are taken
+# out of the paper first, so a card of its own meets its neighbours' frames at their edges, or
+# leaves one of its trapezoid's slanted sides (at most half of 1 - WHOLE_CARD) to a neighbour's
+# frame; the paper left over beside a frame measured smaller than its card wraps round that
+# frame, and its rectangle reaches into it.
+INTO_READ_FRAME = 0.5 * (1 - WHOLE_CARD)
 
 
 def _unread_card_paper(paper: np.ndarray, grey: np.ndarray, found: list[_Reading],
@@ -394,11 +400,22 @@ def _unread_card_paper(paper: np.ndarray, grey: np.ndarray, found: list[_Reading
         sides = sorted(np.linalg.norm(outline[[1, 3]] - outline[0], axis=1))
         if all(CARD_SIZED[0] <= side / size <= CARD_SIZED[1]
                for side, size in zip(sides, card, strict=True)) \
+                and not _reaches_into_frames(outline, found) \
                 and _brighter_than_around(grey, cv2.boxPoints(region.rect) / 2, found, scale):
             corners = tuple((round(float(x), 1), round(float(y), 1)) for x, y in outline)
             more.append(_Reading(UnsureCard(corners), 0.0, outline, np.zeros(REJECT + 1),
                                  Colour.BLACK, 0.0, None, 0.0))
     return more
+
+
+def _reaches_into_frames(outline: np.ndarray, found: list[_Reading]) -> bool:
+    """Whether more than INTO_READ_FRAME of a piece's `outline` (photo pixels) lies in the frame
+    of one reading of `found`: the piece is then that card's own paper, left over beside a frame
+    measured smaller than the card, and an unsure place there would ask to look at a card read."""
+    outline = np.asarray(outline, np.float32)
+    area = max(cv2.contourArea(outline), 1e-6)
+    return any(cv2.intersectConvexConvex(outline, np.asarray(reading.frame, np.float32))[0]
+               > INTO_READ_FRAME * area for reading in found)
 
 
 # Card stock over the table round a card: paper is the palest thing on a table, and a shadow

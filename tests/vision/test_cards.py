@@ -1552,6 +1552,32 @@ def test_card_sized_paper_that_no_reading_covers_is_an_unsure_place():
     assert cards._unread_card_paper(paper, np.full_like(grey, 200), row, 1.0) == []
 
 
+def test_paper_left_beside_a_frame_smaller_than_its_card_is_no_unsure_place():
+    # Red 3, 4, 5 read for sure, and the card beside them read unsure, its frame measured smaller
+    # than the card (a corner of it). Once its frame is taken out of the paper, the rest of its
+    # card wraps round the frame and is a card's size, convex enough and ringing ink (a corner
+    # index): a second unsure place there would send the table to look at a card read. A card
+    # of its own meets the frames beside it at their edges (the test above).
+    row = [placed(sure_numeral(n, 0, 0), n - 3, 0) for n in (3, 4, 5)]
+    paper = np.zeros((600, 800), np.uint8)
+    for reading in row:
+        cv2.fillConvexPoly(paper, np.round(reading.frame / 2).astype(np.int32), 1)
+    card = placed(sure_numeral(6, 0, 0), 3, 0).frame
+    cv2.fillConvexPoly(paper, np.round(card / 2).astype(np.int32), 1)
+    (left, top), (right, bottom) = card.min(axis=0), card.max(axis=0)
+    corner = np.array([(left, top), (left + 0.4 * (right - left), top),
+                       (left + 0.4 * (right - left), top + 0.6 * (bottom - top)),
+                       (left, top + 0.6 * (bottom - top))], np.float32)
+    index = np.round((right - 0.2 * (right - left), bottom - 0.15 * (bottom - top))).astype(int) // 2
+    paper[index[1] - 4:index[1] + 4, index[0] - 2:index[0] + 2] = 0  # its corner index
+    grey = np.where(paper > 0, 200, 80).astype(np.uint8)
+    read = row + [replace(row[0], item=UnsureCard(tuple(map(tuple, corner.tolist()))),
+                          frame=corner)]
+    assert cards._unread_card_paper(paper, grey, read, 1.0) == []
+    # The same paper with no frame in it is a card missed: an unsure place.
+    assert len(cards._unread_card_paper(paper, grey, row, 1.0)) == 1
+
+
 @pytest.mark.skipif(not render_plaza_unseen.unseen_typefaces(),
                     reason=render_plaza_unseen.MISSING_FONTS)
 @pytest.mark.parametrize(("seed", "kind", "missed"), [
