@@ -1523,18 +1523,24 @@ def test_wide_numerals_in_double_frames_are_never_read_as_other_numbers():
 # Card paper no reading covers is an unsure place, not a card missed outright (issue 6)
 
 
+def row_and_the_card_beside_it() -> tuple[list, np.ndarray, np.ndarray]:
+    """Red 3, 4, 5 read for sure (frames 60 x 84 photo pixels) on a dark table, the paper mask
+    (half size) of them and of a card beside the 5, and that card's frame."""
+    row = [placed(sure_numeral(n, 0, 0), n - 3, 0) for n in (3, 4, 5)]
+    card = placed(sure_numeral(6, 0, 0), 3, 0).frame
+    paper = np.zeros((600, 800), np.uint8)
+    for frame in [reading.frame for reading in row] + [card]:
+        cv2.fillConvexPoly(paper, np.round(frame / 2).astype(np.int32), 1)
+    return row, paper, card
+
+
 def test_card_sized_paper_that_no_reading_covers_is_an_unsure_place():
     # Red 3, 4, 5 read for sure (frames 60 x 84 photo pixels; the paper mask is at half size),
     # on a dark table. Beside the 5 lies paper of a card ringing a numeral no look read (glare,
     # shade): once the read cards' frames are taken out of the block it is a card's paper of its
     # own. Apart from the row: a pale patch ringing no ink (a glare, bare table), and paper
     # ringing ink but of two cards' size (pale table) are no card.
-    row = [placed(sure_numeral(n, 0, 0), n - 3, 0) for n in (3, 4, 5)]
-    paper = np.zeros((600, 800), np.uint8)
-    for reading in row:
-        cv2.fillConvexPoly(paper, np.round(reading.frame / 2).astype(np.int32), 1)
-    unread = placed(sure_numeral(6, 0, 0), 3, 0).frame
-    cv2.fillConvexPoly(paper, np.round(unread / 2).astype(np.int32), 1)
+    row, paper, unread = row_and_the_card_beside_it()
     hole = np.round(unread.mean(axis=0) / 2).astype(int)
     paper[hole[1] - 6:hole[1] + 6, hole[0] - 3:hole[0] + 3] = 0  # its numeral
     paper[60:102, 40:70] = 1  # a card-sized pale patch ringing nothing
@@ -1558,12 +1564,7 @@ def test_paper_left_beside_a_frame_smaller_than_its_card_is_no_unsure_place():
     # card wraps round the frame and is a card's size, convex enough and ringing ink (a corner
     # index): a second unsure place there would send the table to look at a card read. A card
     # of its own meets the frames beside it at their edges (the test above).
-    row = [placed(sure_numeral(n, 0, 0), n - 3, 0) for n in (3, 4, 5)]
-    paper = np.zeros((600, 800), np.uint8)
-    for reading in row:
-        cv2.fillConvexPoly(paper, np.round(reading.frame / 2).astype(np.int32), 1)
-    card = placed(sure_numeral(6, 0, 0), 3, 0).frame
-    cv2.fillConvexPoly(paper, np.round(card / 2).astype(np.int32), 1)
+    row, paper, card = row_and_the_card_beside_it()
     (left, top), (right, bottom) = card.min(axis=0), card.max(axis=0)
     corner = np.array([(left, top), (left + 0.4 * (right - left), top),
                        (left + 0.4 * (right - left), top + 0.6 * (bottom - top)),
