@@ -1054,19 +1054,13 @@ def _flat_doubts(lit: list[cells.Body], bank: cells.Bank, verdicts: list[str],
     within NOISE and no cell content can tell from its own explains it better (_verdict, as
     for a flat cell), it is unsure: DOUBTED_SEAMS of its seams decide (_seams_decide). Colour never
     counts a cell right by itself: a flat wrong piece of a like colour reads as near (T6)."""
-    refs = bank.turned
-    shifts = np.arange(len(SHIFTS))[:, None]
-    candidates = np.arange(len(refs.cells))[None]
-
     def by_colour(index: int) -> tuple[np.ndarray, np.ndarray]:
-        scored = cells.scores(lit[index], refs)
-        return cells.distance(scored, np.ones(3), shifts, candidates, 0.0).min(0), \
+        return _distances(cells.scores(lit[index], bank.turned), pattern_weight=0.0), \
             distinct[index]
 
     def own_colour_explains(index: int) -> bool:  # the own cell alone first: most are far
         own = cells.scores(lit[index], cells.Bank(bank.cells[index][None], bank.size))
-        return float(cells.distance(own, np.ones(3), shifts, np.zeros((1, 1), int), 0.0
-                                    ).min()) <= NOISE
+        return float(_distances(own, pattern_weight=0.0)[0]) <= NOISE
 
     doubted = [index for index, verdict in enumerate(verdicts) if verdict == "wrong"
                and not structured[index] and compared[index] and mines[index] > NOISE
@@ -1147,8 +1141,10 @@ PIECE_GAIN = 1.1  # each piece lies at its own slight tilt to the light, and its
 # gloss vary: its brightness may be this much off the light its neighbours show
 
 
-def _distances(score: cells.Scores, index: int | None = None) -> np.ndarray:
-    """A lit cell's distance to every picture cell under every turn, at its best shift. Its
+def _distances(score: cells.Scores, index: int | None = None,
+               pattern_weight: float = cells.PATTERN_WEIGHT) -> np.ndarray:
+    """A lit cell's distance (its pattern term weighted `pattern_weight`: cells.distance) to
+    every picture cell under every turn, at its best shift. Its
     own cell (`index`) is compared at the piece's own brightness (within PIECE_GAIN) when its
     shading shows its own piece the right way up (_upright_in_its_cell), its own cell is the
     nearest with every cell and turn allowed a brightness of its own alike (a piece of a cell
@@ -1159,10 +1155,10 @@ def _distances(score: cells.Scores, index: int | None = None) -> np.ndarray:
     unlit = np.ones(3)  # the bodies come lit (_relit)
     shifts = np.arange(len(SHIFTS))[:, None]
     candidates = np.arange(score.pattern.shape[1])[None]
-    every = cells.distance(score, unlit, shifts, candidates).min(0)
+    every = cells.distance(score, unlit, shifts, candidates, pattern_weight).min(0)
     if index is not None and _upright_in_its_cell(index, score):
         gain = cells.brightness(score, shifts, candidates, PIECE_GAIN)
-        gained = cells.distance(score, gain, shifts, candidates).min(0)
+        gained = cells.distance(score, gain, shifts, candidates, pattern_weight).min(0)
         if int(np.argmin(gained)) == index and gained[index] <= NOISE:
             every[index] = min(every[index], gained[index])
     return every
