@@ -394,14 +394,15 @@ def _unread_card_paper(paper: np.ndarray, grey: np.ndarray, found: list[_Reading
     for region in _regions(unread):
         if not (region.fill > WHOLE_CARD and region.rings_ink):
             continue
-        outline = cv2.boxPoints(region.rect) / scale
-        nearest = sure[int(np.argmin(np.linalg.norm(centres - outline.mean(axis=0), axis=1)))]
+        box = cv2.boxPoints(region.rect)  # working pixels
+        outline = box / scale
+        nearest = sure[int(np.argmin(_distances(centres, outline.mean(axis=0))))]
         card = sorted(np.linalg.norm(nearest.frame[[1, 3]] - nearest.frame[0], axis=1))
         sides = sorted(np.linalg.norm(outline[[1, 3]] - outline[0], axis=1))
         if all(CARD_SIZED[0] <= side / size <= CARD_SIZED[1]
                for side, size in zip(sides, card, strict=True)) \
                 and not _reaches_into_frames(outline, found) \
-                and _brighter_than_around(grey, cv2.boxPoints(region.rect) / 2, found, scale):
+                and _brighter_than_around(grey, box / 2, found, scale):
             corners = tuple((round(float(x), 1), round(float(y), 1)) for x, y in outline)
             more.append(_Reading(UnsureCard(corners), 0.0, outline, np.zeros(REJECT + 1),
                                  Colour.BLACK, 0.0, None, 0.0))
@@ -1331,13 +1332,15 @@ def _paper_masks(small: np.ndarray, normalised: np.ndarray, tints: tuple[float, 
     # into dim ones that are otherwise paper, as Canny's hysteresis grows edges. Only a few: a
     # dim table touching the cards is no paper.
     for index, tint in enumerate(tints):
-        if index < len(grown) and grown[index] or index < len(shaded) and shaded[index]:
-            dim = (pale & (top >= 0.3) & (tinge < tint * top)).astype(np.uint8)
-            if index < len(shaded) and shaded[index]:
-                masks[index] = dim
-                continue
-            for _ in range(3):
-                masks[index] = cv2.dilate(masks[index], np.ones((3, 3), np.uint8)) & dim
+        is_grown, is_shaded = (index < len(marks) and marks[index] for marks in (grown, shaded))
+        if not (is_grown or is_shaded):
+            continue
+        dim = (pale & (top >= 0.3) & (tinge < tint * top)).astype(np.uint8)
+        if is_shaded:
+            masks[index] = dim
+            continue
+        for _ in range(3):
+            masks[index] = cv2.dilate(masks[index], np.ones((3, 3), np.uint8)) & dim
     return tuple(masks)
 
 
