@@ -430,6 +430,16 @@ def test_t6_rendered_rectangles_are_counted_exactly_cell_by_cell(names, seed):
     # never another picture's piece from the same place: of the doubtful border cells no
     # neighbour vouches for on unseen tuning, 17 right ones and this wrong one read straight
     (104_016, 15),
+    # 107005 and 108004 (shapes-2 on polka and on linen, in shadow): cell 7's right piece
+    # holds an olive triangle as dark as the table, which the mask leaves as a hole (a quarter
+    # of its middle is piece); read over its whole middle it is clearly its own cell and unlike
+    # the table around the rectangle (count._unmasked_pieces)
+    (107_005, 7),
+    (108_004, 7),
+    # 104015 and 107016: an empty cell closed in by its neighbours, the mask's outline filled
+    # over it, shows the table and stays missing
+    (104_015, 10),
+    (107_016, 10),
 ], ids=["only-its-pattern-places-it", "a-flat-look-alikes-piece", "another-pictures-flat-piece",
         "a-turned-flat-corner", "a-right-piece-at-its-own-brightness",
         "a-wrong-piece-on-a-grid-the-seams-moved", "a-wrong-piece-on-a-tartan",
@@ -440,7 +450,9 @@ def test_t6_rendered_rectangles_are_counted_exactly_cell_by_cell(names, seed):
         "a-flat-corner-piece-across-a-shadows-edge",
         "a-right-corner-piece-its-straight-border-rules-a-look-alike-out",
         "a-turned-corner-piece-of-a-pattern", "a-flat-piece-its-light-draws-a-pattern-on",
-        "another-pictures-straight-corner-piece-no-neighbour-vouches-for"])
+        "another-pictures-straight-corner-piece-no-neighbour-vouches-for",
+        "a-right-piece-printed-in-the-tables-colours", "a-right-piece-dark-as-the-table-in-shade",
+        "an-empty-cell-closed-in-by-pieces-on-oak", "an-empty-cell-closed-in-by-pieces-on-linen"])
 def test_t6_a_rendered_cell_is_counted_as_it_lies(seed, cell):
     photo = unseen.count_photo(unseen.UNSEEN_PICTURES, seed)
     counted = count_pieces(decode_photo(photo.jpeg), added_picture(photo.picture))
