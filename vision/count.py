@@ -733,8 +733,9 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
     if anchors < ANCHORS:  # no seams decide: unsure is wrong
         return _Reading(corners, [verdict if verdict != "unsure" else "wrong"
                                   for verdict in verdicts], fitness, anchors)
-    verdicts = _unmasked_pieces(work, found, corners, lit, refs, verdicts, visible, distinct,
-                                structured, seen_over)
+    verdicts, mines, distances = _unmasked_pieces(work, found, corners, lit, refs, verdicts,
+                                                  mines, distances, visible, distinct,
+                                                  structured, seen_over)
     verdicts, mines, distances, distinct = _ramp_doubts(
         lit, bank, verdicts, mines, distances, distinct, structured, compared)
     before_colour = verdicts
@@ -754,27 +755,31 @@ TABLE_SEEN = 0.5  # a patch of table needs this share of its samples seen and cl
 
 def _unmasked_pieces(work: np.ndarray, found: Pieces, corners: np.ndarray,
                      lit: list[cells.Body], refs: cells.Bank, verdicts: list[str],
-                     visible: list[float], distinct: np.ndarray, structured: np.ndarray,
-                     seen_over: Callable[[np.ndarray], np.ndarray]) -> list[str]:
-    """The verdicts, each cell read missing read again over the whole cell (`seen_over`):
-    right when its content is clearly its own cell's, as _verdict judges it, and CLEARLY
-    further from every patch of the table around the rectangle (_table_around) than from its
-    own cell. A piece whose print has the table's colours (a dark shape in shadow on an olive
-    table) leaves holes in the mask over most of its middle, and a pale piece in shade on a
-    pale table is lost by it; an empty cell shows the table itself, which its own cell
-    explains no better than the table does (unseen tuning 3000-9000: the 184 empty cells
-    read missing were all far from their own cells, none CLEARLY nearer them than the table;
-    the 11 right pieces read again were 0.04-0.24 nearer)."""
+                     mines: list[float], distances: list[np.ndarray], visible: list[float],
+                     distinct: np.ndarray, structured: np.ndarray,
+                     seen_over: Callable[[np.ndarray], np.ndarray]
+                     ) -> tuple[list[str], list[float], list[np.ndarray]]:
+    """The verdicts, distances to their own cells and _distances, each cell read missing
+    read again over the whole cell (`seen_over`): right (with the distances so read, which
+    the seams' judgement of a flat cell reads) when its content is clearly its own cell's,
+    as _verdict judges it, and CLEARLY further from every patch of the table around the
+    rectangle (_table_around) than from its own cell. A piece whose print has the table's
+    colours (a dark shape in shadow on an olive table) leaves holes in the mask over most of
+    its middle, and a pale piece in shade on a pale table is lost by it; an empty cell shows
+    the table itself, which its own cell explains no better than the table does (unseen
+    tuning 3000-9000: the 184 empty cells read missing were all far from their own cells,
+    none CLEARLY nearer them than the table; the 11 right pieces read again were 0.04-0.24
+    nearer)."""
     placed = {index for index, verdict in enumerate(verdicts) if verdict == "right"}
     table: list[np.ndarray] | None = None
-    read = list(verdicts)
-    for index, verdict in enumerate(verdicts):
-        if verdict != "missing" or visible[index] < SEEN:
+    verdicts, mines, distances = list(verdicts), list(mines), list(distances)
+    for index in [index for index, verdict in enumerate(verdicts) if verdict == "missing"]:
+        if visible[index] < SEEN:
             continue
         body = cells.Body(lit[index].colour, seen_over(np.array([index]))[0])
         score = cells.scores(body, refs)
-        again, mine = _verdict(index, score, _distances(score, index), set(), distinct,
-                               structured, placed)
+        every = _distances(score, index)
+        again, mine = _verdict(index, score, every, set(), distinct, structured, placed)
         if again != "right":
             continue
         table = _table_around(work, found, corners) if table is None else table
@@ -782,8 +787,8 @@ def _unmasked_pieces(work: np.ndarray, found: Pieces, corners: np.ndarray,
         # no table seen around the rectangle (it fills the photo): nothing tells it from one
         if table and all(cells.distance_to(unshifted, patch) > mine + CLEARLY
                          for patch in table):
-            read[index] = "right"
-    return read
+            verdicts[index], mines[index], distances[index] = "right", mine, every
+    return verdicts, mines, distances
 
 
 def _table_around(work: np.ndarray, found: Pieces, corners: np.ndarray) -> list[np.ndarray]:
