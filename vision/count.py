@@ -588,9 +588,10 @@ class _Reading:
     clear: int  # cells whose content matches their own cell clearly
 
 
-def _cell_axes(corners: np.ndarray, row: int, col: int) -> tuple[np.ndarray, np.ndarray,
-                                                                  np.ndarray]:
-    """The cell's centre and its x and y sides (work pixels) on the rectangle at `corners`."""
+def _cell_axes(corners: np.ndarray, row: float, col: float) -> tuple[np.ndarray, np.ndarray,
+                                                                      np.ndarray]:
+    """The cell's centre and its x and y sides (work pixels) on the rectangle at `corners`
+    (a cell's place beyond the rectangle too)."""
     centre, right, left, bottom, top = projective(corners, np.float64(
         [(col + 0.5, row + 0.5), (col + 1, row + 0.5), (col, row + 0.5), (col + 0.5, row + 1),
          (col + 0.5, row)]) / GRID)
@@ -748,8 +749,6 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
     return _Reading(corners, _straight_borders(states, shows_blank, vouched), fitness, anchors)
 
 
-TABLE_AWAY = 0.85  # (cells) the table is read this far beyond the rectangle's outline: clear
-# of the tabs (TAB_REACH)
 TABLE_SEEN = 0.5  # a patch of table needs this share of its samples seen and clear of pieces
 
 
@@ -793,9 +792,9 @@ def _unmasked_pieces(work: np.ndarray, found: Pieces, corners: np.ndarray,
 
 def _table_around(work: np.ndarray, found: Pieces, corners: np.ndarray) -> list[np.ndarray]:
     """Patches of table a cell's size (S × S × 3, photo colours) beyond each border cell's
-    outer sides, TABLE_AWAY cells from the outline; their samples the mask calls piece take
-    the patch's mean colour."""
-    beyond = [(row + d_row * (TABLE_AWAY + 0.5), col + d_col * (TABLE_AWAY + 0.5))
+    outer sides, a tab's reach (TAB_REACH) from the outline; their samples the mask calls
+    piece take the patch's mean colour."""
+    beyond = [(row + d_row * (1 + TAB_REACH), col + d_col * (1 + TAB_REACH))
               for row in range(GRID) for col in range(GRID)
               for d_row, d_col in ((-1, 0), (1, 0), (0, -1), (0, 1))
               if not 0 <= row + d_row < GRID or not 0 <= col + d_col < GRID]
