@@ -355,8 +355,10 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
     kept = [reading for reading in found
             if isinstance(reading.item, SeenCard) or reading.colour_confidence >= INK_CLEAR
             and not _table_grey(reading.ink, blacks)]
-    return kept + (_unread_card_paper(shaded & edges_free, grey_half, kept, scale) if on_plaza
-                   else [])
+    if not on_plaza:
+        return kept
+    return kept + _read_unread_places(small, _unread_card_paper(shaded & edges_free, grey_half,
+                                                                kept, scale), kept, scale)
 
 
 # How far a piece of paper's sides may differ from the nearest sure card's and be that card's
@@ -406,6 +408,37 @@ def _unread_card_paper(paper: np.ndarray, grey: np.ndarray, found: list[_Reading
             corners = tuple((round(float(x), 1), round(float(y), 1)) for x, y in outline)
             more.append(_Reading(UnsureCard(corners), 0.0, outline, np.zeros(REJECT + 1),
                                  Colour.BLACK, 0.0, None, 0.0))
+    return more
+
+
+def _read_unread_places(small: np.ndarray, places: list[_Reading], found: list[_Reading],
+                        scale: float) -> list[_Reading]:
+    """The unsure `places` of _unread_card_paper, each read again as the look beside a row's
+    cards reads a place (_read_place): against its own paper white, in the frame of the sure
+    card of `found` nearest to it, moved there (perspective sizes cards alike nearby). The
+    photo's white, a local maximum over a wide area, is set by the brightest light near a card:
+    a card two places from any sure one (a card missed between them), or in a shade beside lit
+    cards, sits below it, and its numeral drowned in the paper mask's bounds (unseen tuning seed
+    4020: a Brown 7). A place is replaced only by a sure reading centred on it, of the pack's
+    numeral size, of a card not read yet (a deck holds each card once), and still sure when judged
+    as the first look's readings are (the deck's inks, slant, row); else it stays unsure."""
+    sure = [reading for reading in found if isinstance(reading.item, SeenCard)]
+    axis = _row_axis(sure)
+    if axis is None:
+        return places
+    read = {reading.item.card for reading in sure}
+    more = []
+    for place in places:
+        centre = place.frame.mean(axis=0)
+        nearest = _nearest(sure, place, 1)[0]
+        frame = nearest.frame - nearest.frame.mean(axis=0) + centre
+        width = float(np.linalg.norm(frame[1] - frame[0]))
+        again = [reading for reading in _read_place(small, frame, scale, axis)
+                 if _of_the_packs_size(reading.glyph, nearest.glyph)
+                 and _centred(reading, centre, width) and reading.item.card not in read]
+        judged = [reading for reading in _doubt_against_row(_doubt_aslant(_recolour_by_deck(
+            found + again)))[len(found):] if isinstance(reading.item, SeenCard)]
+        more.append(judged[0] if len(judged) == 1 else place)
     return more
 
 
