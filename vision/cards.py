@@ -427,13 +427,15 @@ def _read_unread_places(small: np.ndarray, places: list[_Reading], found: list[_
     if axis is None:
         return places
     read = {reading.item.card for reading in sure}
+    ink_depth = _ink_depth(sure)
     more = []
     for place in places:
         centre = place.frame.mean(axis=0)
         nearest = _nearest(sure, place, 1)[0]
         frame = nearest.frame - nearest.frame.mean(axis=0) + centre
         width = float(np.linalg.norm(frame[1] - frame[0]))
-        again = [reading for reading in _read_place(small, frame, scale, axis)
+        again = [reading for reading in _read_place(small, frame, scale, axis,
+                                                    ink_depth=ink_depth)
                  if _of_the_packs_size(reading.glyph, nearest.glyph)
                  and _centred(reading, centre, width) and reading.item.card not in read]
         judged = [reading for reading in _doubt_against_row(_doubt_aslant(_recolour_by_deck(
@@ -1277,11 +1279,12 @@ def _confirmed(reading: _Reading, index: _Reading) -> _Reading | None:
 
 
 def _read_place(small: np.ndarray, place: np.ndarray, scale: float, axis: float,
-                unsure_too: bool = False) -> list[_Reading]:
+                unsure_too: bool = False, ink_depth: float | None = None) -> list[_Reading]:
     """The sure cards read at a card-sized place (its corners in photo pixels, in the order of
     a frame along the rows), with the paper white measured around each pixel within a third of
     the card: a shadow's edge may cross the card, and no numeral's stroke is that wide. With
-    `unsure_too`, the unsure ones as well."""
+    `unsure_too`, the unsure ones as well. With the pack's `ink_depth` (_ink_depth), ink the
+    place holds shallower than that is deepened to it first (_deepened: glare)."""
     corners = place * scale
     width = float(np.linalg.norm(corners[1] - corners[0]))
     height = float(np.linalg.norm(corners[3] - corners[0]))
@@ -1306,6 +1309,8 @@ def _read_place(small: np.ndarray, place: np.ndarray, scale: float, axis: float,
     own_paper = _paper_mask(level[::2, ::2], normalised[::2, ::2])
     if own_paper[inside[::2, ::2] > 0].mean() < 0.6:
         return []  # not mostly paper, even against its own white: table
+    if ink_depth is not None:
+        normalised = _deepened(normalised, inside > 0, ink_depth)
     centre = corners.mean(axis=0) - (x0, y0)
     angle = math.degrees(math.atan2(*(corners[1] - corners[0])[::-1]))
     region = _Region(rect=((float(centre[0]), float(centre[1])), (width, height), angle),
@@ -1316,6 +1321,35 @@ def _read_place(small: np.ndarray, place: np.ndarray, scale: float, axis: float,
             for r in _read_region(normalised, own_paper, region, scale, True, width, axis,
                                   unsure_too=unsure_too)
             if unsure_too or isinstance(r.item, SeenCard)]
+
+
+# A place's ink depth (1 - its channel minimum over the paper white) is taken at this
+# percentile of its pixels: the darker half of a numeral's strokes, as _ink_rgb measures a
+# numeral's ink (a card's strokes are a few hundredths of its area).
+DEEPEST_INK = 99
+
+
+def _ink_depth(readings: list[_Reading]) -> float | None:
+    """How deep the pack's ink goes: the median over the sure `readings` of their numerals'
+    ink depth in its deepest channel (one pack prints its numerals alike; None without any)."""
+    depths = [1 - float(np.min(reading.ink)) for reading in readings
+              if isinstance(reading.item, SeenCard) and reading.ink is not None]
+    return float(np.median(depths)) if depths else None
+
+
+def _deepened(normalised: np.ndarray, inside: np.ndarray, ink_depth: float) -> np.ndarray:
+    """A card's place (`normalised` over its own paper white) with its ink deepened to the
+    pack's `ink_depth` when its deepest ink (DEEPEST_INK, `inside` the place) is shallower and
+    still ink (INK). Glare adds white light over a card: it lifts ink and paper alike, so over
+    the paper white every ink's depth shrinks by one factor, and a numeral's thin joins (a 5's
+    stem between its bar and bowl) fall below INK while its strokes stay ink (unseen tuning
+    seed 1001: a Black 5 under glare, its strokes 0.58 deep against the pack's 0.79). Scaling
+    the depths back by that factor restores the numeral's shape and its ink's hue; paper (depth
+    0) stays paper."""
+    deepest = float(np.percentile(1 - _channel_min(normalised)[inside], DEEPEST_INK))
+    if not INK <= deepest < ink_depth:
+        return normalised
+    return 1 - (1 - normalised) * np.float32(ink_depth / deepest)
 
 
 def _divide_by_paper(small: np.ndarray) -> np.ndarray:
