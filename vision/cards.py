@@ -355,8 +355,10 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
     kept = [reading for reading in found
             if isinstance(reading.item, SeenCard) or reading.colour_confidence >= INK_CLEAR
             and not _table_grey(reading.ink, blacks)]
-    return kept + (_unread_card_paper(shaded & edges_free, grey_half, kept, scale) if on_plaza
-                   else [])
+    if not on_plaza:
+        return kept
+    return kept + _read_unread_places(small, _unread_card_paper(shaded & edges_free, grey_half,
+                                                                kept, scale), kept, scale)
 
 
 # How far a piece of paper's sides may differ from the nearest sure card's and be that card's
@@ -406,6 +408,39 @@ def _unread_card_paper(paper: np.ndarray, grey: np.ndarray, found: list[_Reading
             corners = tuple((round(float(x), 1), round(float(y), 1)) for x, y in outline)
             more.append(_Reading(UnsureCard(corners), 0.0, outline, np.zeros(REJECT + 1),
                                  Colour.BLACK, 0.0, None, 0.0))
+    return more
+
+
+def _read_unread_places(small: np.ndarray, places: list[_Reading], found: list[_Reading],
+                        scale: float) -> list[_Reading]:
+    """The unsure `places` of _unread_card_paper, each read again as the look beside a row's
+    cards reads a place (_read_place): against its own paper white, in the frame of the sure
+    card of `found` nearest to it, moved there (perspective sizes cards alike nearby). The
+    photo's white, a local maximum over a wide area, is set by the brightest light near a card:
+    a card two places from any sure one (a card missed between them), or in a shade beside lit
+    cards, sits below it, and its numeral drowned in the paper mask's bounds (unseen tuning seed
+    4020: a Brown 7). A place is replaced only by a sure reading centred on it, of the pack's
+    numeral size, of a card not read yet (a deck holds each card once), and still sure when judged
+    as the first look's readings are (the deck's inks, slant, row); else it stays unsure."""
+    sure = [reading for reading in found if isinstance(reading.item, SeenCard)]
+    axis = _row_axis(sure)
+    if axis is None:
+        return places
+    read = {reading.item.card for reading in sure}
+    ink_depth = _ink_depth(sure)
+    more = []
+    for place in places:
+        centre = place.frame.mean(axis=0)
+        nearest = _nearest(sure, place, 1)[0]
+        frame = nearest.frame - nearest.frame.mean(axis=0) + centre
+        width = float(np.linalg.norm(frame[1] - frame[0]))
+        again = [reading for reading in _read_place(small, frame, scale, axis,
+                                                    ink_depth=ink_depth)
+                 if _of_the_packs_size(reading.glyph, nearest.glyph)
+                 and _centred(reading, centre, width) and reading.item.card not in read]
+        judged = [reading for reading in _doubt_against_row(_doubt_aslant(_recolour_by_deck(
+            found + again)))[len(found):] if isinstance(reading.item, SeenCard)]
+        more.append(judged[0] if len(judged) == 1 else place)
     return more
 
 
@@ -1244,11 +1279,12 @@ def _confirmed(reading: _Reading, index: _Reading) -> _Reading | None:
 
 
 def _read_place(small: np.ndarray, place: np.ndarray, scale: float, axis: float,
-                unsure_too: bool = False) -> list[_Reading]:
+                unsure_too: bool = False, ink_depth: float | None = None) -> list[_Reading]:
     """The sure cards read at a card-sized place (its corners in photo pixels, in the order of
     a frame along the rows), with the paper white measured around each pixel within a third of
     the card: a shadow's edge may cross the card, and no numeral's stroke is that wide. With
-    `unsure_too`, the unsure ones as well."""
+    `unsure_too`, the unsure ones as well. With the pack's `ink_depth` (_ink_depth), ink the
+    place holds shallower than that is deepened to it first (_deepened: glare)."""
     corners = place * scale
     width = float(np.linalg.norm(corners[1] - corners[0]))
     height = float(np.linalg.norm(corners[3] - corners[0]))
@@ -1273,6 +1309,8 @@ def _read_place(small: np.ndarray, place: np.ndarray, scale: float, axis: float,
     own_paper = _paper_mask(level[::2, ::2], normalised[::2, ::2])
     if own_paper[inside[::2, ::2] > 0].mean() < 0.6:
         return []  # not mostly paper, even against its own white: table
+    if ink_depth is not None:
+        normalised = _deepened(normalised, inside > 0, ink_depth)
     centre = corners.mean(axis=0) - (x0, y0)
     angle = math.degrees(math.atan2(*(corners[1] - corners[0])[::-1]))
     region = _Region(rect=((float(centre[0]), float(centre[1])), (width, height), angle),
@@ -1283,6 +1321,35 @@ def _read_place(small: np.ndarray, place: np.ndarray, scale: float, axis: float,
             for r in _read_region(normalised, own_paper, region, scale, True, width, axis,
                                   unsure_too=unsure_too)
             if unsure_too or isinstance(r.item, SeenCard)]
+
+
+# A place's ink depth (1 - its channel minimum over the paper white) is taken at this
+# percentile of its pixels: the darker half of a numeral's strokes, as _ink_rgb measures a
+# numeral's ink (a card's strokes are a few hundredths of its area).
+DEEPEST_INK = 99
+
+
+def _ink_depth(readings: list[_Reading]) -> float | None:
+    """How deep the pack's ink goes: the median over the sure `readings` of their numerals'
+    ink depth in its deepest channel (one pack prints its numerals alike; None without any)."""
+    depths = [1 - float(np.min(reading.ink)) for reading in readings
+              if isinstance(reading.item, SeenCard) and reading.ink is not None]
+    return float(np.median(depths)) if depths else None
+
+
+def _deepened(normalised: np.ndarray, inside: np.ndarray, ink_depth: float) -> np.ndarray:
+    """A card's place (`normalised` over its own paper white) with its ink deepened to the
+    pack's `ink_depth` when its deepest ink (DEEPEST_INK, `inside` the place) is shallower and
+    still ink (INK). Glare adds white light over a card: it lifts ink and paper alike, so over
+    the paper white every ink's depth shrinks by one factor, and a numeral's thin joins (a 5's
+    stem between its bar and bowl) fall below INK while its strokes stay ink (unseen tuning
+    seed 1001: a Black 5 under glare, its strokes 0.58 deep against the pack's 0.79). Scaling
+    the depths back by that factor restores the numeral's shape and its ink's hue; paper (depth
+    0) stays paper."""
+    deepest = float(np.percentile(1 - _channel_min(normalised)[inside], DEEPEST_INK))
+    if not INK <= deepest < ink_depth:
+        return normalised
+    return 1 - (1 - normalised) * np.float32(ink_depth / deepest)
 
 
 def _divide_by_paper(small: np.ndarray) -> np.ndarray:

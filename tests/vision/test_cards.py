@@ -1602,3 +1602,45 @@ def test_a_card_whose_numeral_did_not_read_is_an_unsure_place(seed, kind, missed
         assert any(cv2.pointPolygonTest(corners, tuple(float(v) for v in
                                                        np.mean(seen.corners, axis=0)), False) >= 0
                    for seen in (*reading.cards, *reading.unsure)), card
+
+
+def test_a_places_ink_thinned_by_glare_is_deepened_to_the_packs():
+    # A card's place over its own paper white: a numeral's strokes 0.55 deep, the thin stem that
+    # joins its bar to its bowl 0.35 (below INK: apart, the pieces read as no 5), a pack whose
+    # numerals go 0.8 deep. Glare lifts ink and paper alike: every depth scaled by one factor
+    # (0.8 / 0.55) joins the stem again, and paper stays paper.
+    place = np.ones((120, 90, 3), np.float32)
+    place[30:40, 30:60] = place[55:90, 30:60] = 1 - 0.55  # the bar and the bowl
+    place[40:55, 30:34] = 1 - 0.35  # the stem
+    inside = np.ones(place.shape[:2], bool)
+    deepened = cards._deepened(place, inside, 0.8)
+    ink = 1 - cards._channel_min(deepened)
+    assert ink[45, 31] > cards.INK and ink[60, 40] == pytest.approx(0.8)
+    assert ink[5, 5] == pytest.approx(0.0)
+    # Ink as deep as the pack's is no glare's: the place is read as it is.
+    assert cards._deepened(place, inside, 0.5) is place
+    # A place whose deepest marks are no ink (a print, a pale stain: below INK) is not deepened:
+    # scaled up, they would read as numerals.
+    faint = 1 - (1 - place) * np.float32(0.3 / 0.55)
+    assert cards._deepened(faint, inside, 0.8) is faint
+
+
+@pytest.mark.skipif(not render_plaza_unseen.unseen_typefaces(),
+                    reason=render_plaza_unseen.MISSING_FONTS)
+@pytest.mark.parametrize(("seed", "kind", "card"), [
+    # Tuning seed 1001 (5 MP, cool light and glare, FreeSerifBold): the Black 5 beside its row,
+    # greyed by glare to 0.58 of its paper against the pack's 0.79; its stem, below INK, parted
+    # its bar from its bowl, and it was only an unsure place. Its ink deepened to the pack's,
+    # it reads.
+    (1001, "illegal", Card(BK, 5)),
+    # Tuning seed 6001 (2 MP, glare, a polka cloth): the faint Yellow 2 beside the Yellow 1.
+    (6001, "illegal", Card(Y, 2)),
+    # Tuning seed 4020 (8 MP): the Brown 7 in deep shade, two places from the Brown 5 (the 6
+    # between them missed), beyond the look beside a row; against its own white it reads.
+    (4020, "legal", Card(BR, 7)),
+])
+def test_an_unread_cards_place_is_read_against_its_own_white(seed, kind, card):
+    photo = render_plaza_unseen.render_photo(seed, kind=kind)
+    reading = read_plaza(decode_photo(photo.jpeg))
+    no_card_read_wrong(photo, reading)
+    assert _read_where_it_lies(photo, reading, card)
