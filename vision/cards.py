@@ -262,9 +262,13 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
     # and a frame across them misplaced a numeral (unseen tuning seed 1026). The dim mask, grown
     # so too, is looked at for lone cards only (_read_uncut), as a second look.
     # The shaded mask is paper lit as dimly as the dim mask's, anywhere: whole card-sized pieces
-    # of it that no reading covers are cards in shade (_unread_card_paper).
+    # of it that no reading covers are cards in shade (_unread_card_paper). In a hand, of the
+    # loose tint too: where a cream cloth is the brightest thing, white card stock in shade is
+    # tinted against that light (unseen tuning seed 1047: 0.3 of its brightness); each card
+    # lies apart, its own piece, and must be of a sure card's size and paler than the table.
     paper, loose, dim, shaded = _paper_masks(small[::2, ::2], normalised[::2, ::2],
-                                             (0.3, LOOSE_TINT, 0.3, 0.3),
+                                             (0.3, LOOSE_TINT, 0.3,
+                                              0.3 if on_plaza else LOOSE_TINT),
                                              grown=(False, not on_plaza, True),
                                              shaded=(False, False, False, True))
     # Outlines are cut along edges, so that cards on a pale table (and touching cards) part; not
@@ -355,10 +359,17 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
     kept = [reading for reading in found
             if isinstance(reading.item, SeenCard) or reading.colour_confidence >= INK_CLEAR
             and not _table_grey(reading.ink, blacks)]
-    if not on_plaza:
-        return kept
-    return kept + _read_unread_places(small, _unread_card_paper(shaded & edges_free, grey_half,
-                                                                kept, scale), kept, scale)
+    if on_plaza:
+        return kept + _read_unread_places(small, _unread_card_paper(
+            shaded & edges_free, grey_half, kept, scale), kept, scale)
+    # Paper is unread where no reported reading lies: one that settling drops (a sideways look
+    # at a card read better, its frame far too large: unseen tuning seed 1047) covers nothing.
+    # Paper against the table is judged by its palest channel: a cream or yellow cloth, under
+    # warm light, is as bright in grey as card stock in shade beside it (1047: 1.04 times), but
+    # far less pale (its blue is low; the card 1.3 times the cloth). The Plaza's look is left
+    # on grey as its figures were measured.
+    return kept + _read_unread_card_paper(normalised, shaded, shaded & edges_free,
+                                          _channel_min(small[::2, ::2]), _reported(kept), scale)
 
 
 # How far a piece of paper's sides may differ from the nearest sure card's and be that card's
@@ -375,7 +386,37 @@ INTO_READ_FRAME = 0.5 * (1 - WHOLE_CARD)
 
 def _unread_card_paper(paper: np.ndarray, grey: np.ndarray, found: list[_Reading],
                        scale: float) -> list[_Reading]:
-    """Unsure places for the pieces of `paper` (half size, cut along edges; lit dimly too: a card
+    """Unsure places for a Plaza's unread card paper (_unread_card_regions)."""
+    return [_unsure_place(region, scale)
+            for region in _unread_card_regions(paper, grey, found, scale, fewest_sure=2)]
+
+
+def _read_unread_card_paper(normalised: np.ndarray, paper: np.ndarray, cut: np.ndarray,
+                            grey: np.ndarray, found: list[_Reading], scale: float
+                            ) -> list[_Reading]:
+    """A hand's unread card paper (_unread_card_regions of the `cut` paper): the cards read for
+    sure in each piece, read as a lone card on the `paper`, or else an unsure place. A hand's
+    cards lie apart, each its own piece: one sure card sizes the cards near it."""
+    more = []
+    for region in _unread_card_regions(cut, grey, found, scale, fewest_sure=1):
+        read = [reading for reading in _read_region(normalised, paper, region, scale,
+                                                    on_plaza=False)
+                if isinstance(reading.item, SeenCard)]
+        more += read or [_unsure_place(region, scale)]
+    return more
+
+
+def _unsure_place(region: _Region, scale: float) -> _Reading:
+    """An unsure card whose corners are the `region`'s rectangle (photo pixels)."""
+    outline = cv2.boxPoints(region.rect) / scale
+    corners = tuple((round(float(x), 1), round(float(y), 1)) for x, y in outline)
+    return _Reading(UnsureCard(corners), 0.0, outline, np.zeros(REJECT + 1), Colour.BLACK, 0.0,
+                    None, 0.0)
+
+
+def _unread_card_regions(paper: np.ndarray, grey: np.ndarray, found: list[_Reading],
+                         scale: float, fewest_sure: int) -> list[_Region]:
+    """The pieces of `paper` (half size, cut along edges; lit dimly too: a card
     in shade) that no reading of `found` covers and that have a card's size and shape: a card
     whose numeral did not read (glare, shade, faint ink) is still a card, and a Plaza's verdict
     without it can be wrong with no warning. Lone, or beside a row once its neighbours' frames
@@ -383,10 +424,11 @@ def _unread_card_paper(paper: np.ndarray, grey: np.ndarray, found: list[_Reading
     CARD_SIZED; its outline must be whole (convex, uncut by the photo's edge) and ring ink (a
     numeral's hole): a pale patch of table or a glare rings none, and what is left of a block
     beside frames is rarely convex. And it must be paper against the table (_brighter_than_around,
-    on the `grey` photo at half size): a pale table's or a grey cloth's patch cut along edges
-    into a card's shape is no brighter than the table round it."""
+    on the `grey` photo at half size, or any brightness of it): a pale table's or a grey cloth's
+    patch cut along edges into a card's shape is no brighter than the table round it. None
+    without `fewest_sure` cards read for sure to size them."""
     sure = [r for r in found if isinstance(r.item, SeenCard)]
-    if len(sure) < 2:
+    if len(sure) < fewest_sure:
         return []
     centres = np.array([r.frame.mean(axis=0) for r in sure])
     unread = paper.copy()
@@ -405,9 +447,7 @@ def _unread_card_paper(paper: np.ndarray, grey: np.ndarray, found: list[_Reading
                for side, size in zip(sides, card, strict=True)) \
                 and not _reaches_into_frames(outline, found) \
                 and _brighter_than_around(grey, box / 2, found, scale):
-            corners = tuple((round(float(x), 1), round(float(y), 1)) for x, y in outline)
-            more.append(_Reading(UnsureCard(corners), 0.0, outline, np.zeros(REJECT + 1),
-                                 Colour.BLACK, 0.0, None, 0.0))
+            more.append(region)
     return more
 
 
@@ -3045,6 +3085,13 @@ def _settle_duplicates(found: list[_Reading]
     unsure = [UnsureCard(item.corners) for item in items
               if (isinstance(item, UnsureCard) or cards.get(item.card) is not item) and free(item)]
     return tuple(sorted(cards.values(), key=lambda seen: seen.card)), tuple(unsure)
+
+
+def _reported(found: list[_Reading]) -> list[_Reading]:
+    """The readings of `found` that _settle_duplicates reports, as cards or unsure places."""
+    cards, unsure = _settle_duplicates(found)
+    places = {item.corners for item in (*cards, *unsure)}
+    return [reading for reading in found if reading.item.corners in places]
 
 
 def _doubt_aslant(found: list[_Reading]) -> list[_Reading]:
