@@ -473,7 +473,7 @@ def _table_blue(ink: np.ndarray | None) -> bool:
     of no Plaza ink: the table's. Touching cards leave a seam a hair wide where the table shows
     through, a thin straight line along their sides; a check cloth breaks it into strokes as long
     as its squares, which read as 1s (unseen tuning seeds 5008 and 7034, a blue gingham: eight
-    unsure places between cards read right)."""
+    unsure places on seams, every card there read right)."""
     if ink is None:
         return False
     _, a, b = _lab(ink[None])[0]
