@@ -84,6 +84,10 @@ ASLANT = 20  # degrees off a Plaza's rows from which a reading's frame is too sl
 # One ink strays across a photo (light, blur) by the clear cards' own spread, at least DECK_STRAY
 # (CIE Lab units); DECK_FAR times that from a deck ink is another ink.
 DECK_STRAY, DECK_FAR = 6.0, 3.0
+# No Plaza ink is blue: red, green, yellow and brown lie at Lab b* > 0, black near 0 (a blue-black
+# prints at -8 at full strength, and glare or a thin stroke only pales it). An ink bluer than
+# -BLUE, and no greener (a* above b*: a teal green is no blue), is the table's.
+BLUE = 9.0
 INK = 0.38  # darker than this share of the paper white, in some channel, is ink
 FAINT_INK = 0.25  # ink this dark may join pieces of ink above INK into one digit
 # A card's width in its numeral's heights: decks print numerals from about half the card's
@@ -351,14 +355,14 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
     found = alike
     # Ink that lies between the deck's colours, read as an unsure numeral, is nearly always a
     # pattern of the table (a print, a check), and reporting it would ask for a retake for
-    # nothing: it is dropped, as is a grey far paler than the pack's black (_table_grey). Sure
-    # cards, and unsure ones in a clear ink, are kept.
+    # nothing: it is dropped, as is a grey far paler than the pack's black (_table_grey) and a
+    # blue (_table_blue). Sure cards, and unsure ones in a clear ink, are kept.
     blacks = _lab(np.array([r.ink for r in found if isinstance(r.item, SeenCard)
                             and r.item.card.colour is Colour.BLACK and r.ink is not None]
                            ).reshape(-1, 3))
     kept = [reading for reading in found
             if isinstance(reading.item, SeenCard) or reading.colour_confidence >= INK_CLEAR
-            and not _table_grey(reading.ink, blacks)]
+            and not _table_grey(reading.ink, blacks) and not _table_blue(reading.ink)]
     if on_plaza:
         return kept + _read_unread_places(small, _unread_card_paper(
             shaded & edges_free, grey_half, kept, scale), kept, scale)
@@ -537,6 +541,18 @@ def _table_grey(ink: np.ndarray | None, blacks: np.ndarray) -> bool:
     lab = _lab(ink[None])[0]
     return bool(np.linalg.norm(lab[1:] - np.median(blacks[:, 1:], axis=0)) <= DECK_STRAY
                 and lab[0] > blacks[:, 0].max() + DECK_FAR * DECK_STRAY)
+
+
+def _table_blue(ink: np.ndarray | None) -> bool:
+    """Whether an unsure reading's `ink` (RGB relative to the paper white) is blue (BLUE), a hue
+    of no Plaza ink: the table's. Touching cards leave a seam a hair wide where the table shows
+    through, a thin straight line along their sides; a check cloth breaks it into strokes as long
+    as its squares, which read as 1s (unseen tuning seeds 5008 and 7034, a blue gingham: eight
+    unsure places on seams, every card there read right)."""
+    if ink is None:
+        return False
+    _, a, b = _lab(ink[None])[0]
+    return bool(b < -BLUE and a > b)
 
 
 def _parted(read: list[_Reading], seconds: list[_Reading]) -> list[_Reading]:

@@ -770,6 +770,11 @@ def test_a_card_with_a_typical_numeral_keeps_the_typical_size():
     # (_ink_rgb).
     (5004, "legal"),
     (1058, "legal"),
+    # Tuning seeds 5008 and 7034 (a blue gingham, glare): the seams of touching cards, where the
+    # cloth shows through, broken by its white squares into strokes a numeral tall, read as
+    # unsure 1s (and a 7, a 9) in a blue ink: four unsure places between cards each (_table_blue).
+    (5008, "legal"),
+    (7034, "legal"),
 ])
 def test_every_card_of_a_hard_photo_is_read(seed, kind):
     photo = render_plaza_unseen.render_photo(seed, kind=kind)
