@@ -372,7 +372,7 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
     # warm light, is as bright in grey as card stock in shade beside it (1047: 1.04 times), but
     # far less pale (its blue is low; the card 1.3 times the cloth). The Plaza's look is left
     # on grey as its figures were measured.
-    return kept + _read_unread_card_paper(normalised, shaded, shaded & edges_free,
+    return kept + _read_hand_unread_paper(normalised, shaded, shaded & edges_free,
                                           _channel_min(small[::2, ::2]), _reported(kept), scale)
 
 
@@ -395,7 +395,7 @@ def _unread_card_paper(paper: np.ndarray, grey: np.ndarray, found: list[_Reading
             for region in _unread_card_regions(paper, grey, found, scale, fewest_sure=2)]
 
 
-def _read_unread_card_paper(normalised: np.ndarray, paper: np.ndarray, cut: np.ndarray,
+def _read_hand_unread_paper(normalised: np.ndarray, paper: np.ndarray, cut: np.ndarray,
                             grey: np.ndarray, found: list[_Reading], scale: float
                             ) -> list[_Reading]:
     """A hand's unread card paper (_unread_card_regions of the `cut` paper): the cards read for
