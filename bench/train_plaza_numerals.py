@@ -46,17 +46,18 @@ corner indices (6016: 21) and a cloth's lines (5008: 4). A full retrain takes ab
 (make_set 2 min, 30 epochs 6 min).
 With all nine PYPI_FONTS installed (113 typefaces), a retrain by this script unchanged makes the
 same samples (mean and scale equal to the shipped model's) but not the same weights (up to 0.25
-apart: the float sums' order differs from machine to machine), and the reader, tuned against the
-shipped weights, reads differently: unseen tuning 4000 per card 0.9958 -> 0.9938 (4053 unsure,
-4055 missed), 6000 0.9892 -> 0.9892 (6052 gained, one more 6053 card unsure), wrong 0. So a
-candidate must beat that noise. The unsure numerals of issue 6 (unseen tuning 4004, 6053, 3034,
-6014), looked at glyph by glyph: most are NotoSerifDisplay-Bold at 2 MP, whose hairlines fade
+apart: float sums need not add in one order on another machine or thread count); the reader,
+tuned against the shipped weights, reads differently: unseen tuning 4000 per card 0.9958 ->
+0.9938 (4053 unsure, 4055 missed), 6000 0.9892 -> 0.9892 (6052 gained, one more 6053 card
+unsure), wrong 0. So a candidate must beat that noise. The unsure numerals of issue 6 (unseen
+tuning 4004, 6053, 3034, 6014), looked at glyph by glyph: most are NotoSerifDisplay-Bold at 2 MP,
+whose hairlines fade
 below the ink threshold. 4004's turned Green 2 has lost its diagonal and looks like a turned 7:
 the shipped model reads 7v 0.67 (2v 0.03), the plain retrain 9v 0.84; no model reads it a 2, and
 unsure is its right answer. 4004's Black 5 (its top bar's hairline faint) reads 6v 0.76 / 5 0.21,
 6053's turned Brown 5 5v 0.55 / 6 0.41. 3034's two 12s and 6014's Red 11 are no classifier
 matter: each digit reads alone (1 at 1.00, 2 at 0.97 and 0.86), the pair is never grouped
-(_group_digits), and the lone 1 is doubted as crowded. Tried, neither adopted: hairlines faded
+(_group_digits), and the lone 1 is doubted as crowded. Tried, none adopted: hairlines faded
 (35% of samples: strokes narrower than 0.7-0.9 of the stem's width inked at 0.15-0.5 of it, by
 the distance transform; /tmp/plaza-train/train_hair.py) retrained from scratch: 4004's Black 5
 read right (5 at 0.99), the Green 2 still unsure (7v 0.67), but its Yellow 2 unsure (7 0.51 /
