@@ -51,8 +51,8 @@ tuned against the shipped weights, reads differently: unseen tuning 4000 per car
 0.9938 (4053 unsure, 4055 missed), 6000 0.9892 -> 0.9892 (6052 gained, one more 6053 card
 unsure), wrong 0. So a candidate must beat that noise. The unsure numerals of issue 6 (unseen
 tuning 4004, 6053, 3034, 6014), looked at glyph by glyph: most are NotoSerifDisplay-Bold at 2 MP,
-whose hairlines fade
-below the ink threshold. 4004's turned Green 2 has lost its diagonal and looks like a turned 7:
+whose hairlines fade below the ink threshold. 4004's turned Green 2 has lost its diagonal and
+looks like a turned 7:
 the shipped model reads 7v 0.67 (2v 0.03), the plain retrain 9v 0.84; no model reads it a 2, and
 unsure is its right answer. 4004's Black 5 (its top bar's hairline faint) reads 6v 0.76 / 5 0.21,
 6053's turned Brown 5 5v 0.55 / 6 0.41. 3034's two 12s and 6014's Red 11 are no classifier
