@@ -501,25 +501,33 @@ def _reaches_into_frames(outline: np.ndarray, found: list[_Reading]) -> bool:
 # Card stock over the table round a card: paper is the palest thing on a table, and a shadow
 # dims the table round a card in it as much as the card.
 PAPER_OVER_TABLE = 1.1
+# The paper is measured on the outline shrunk about its centre to PAPER_CORE (its rim may be the
+# table's, the outline's corners cut by blur), the table in the band between the outline grown
+# to the two TABLE_BAND factors: clear of the card's edge, an eighth of the card wide.
+PAPER_CORE = 0.8
+TABLE_BAND = (1.05, 1.3)
 
 
 def _brighter_than_around(grey: np.ndarray, outline: np.ndarray, found: list[_Reading],
                           scale: float) -> bool:
     """Whether the paper inside a card's `outline` (half size) is brighter by PAPER_OVER_TABLE
-    than a band of the photo round it, an eighth of the card wide, less the places of `found`
+    than a band of the photo round it (PAPER_CORE, TABLE_BAND), less the places of `found`
     (the cards beside it in its row are paper too): median against median, so that a numeral
     inside and a pattern round it weigh little."""
     centre = outline.mean(axis=0)
-    x0, y0 = np.maximum(np.floor(centre + 1.3 * (outline.min(axis=0) - centre)), 0).astype(int)
-    x1, y1 = np.ceil(centre + 1.3 * (outline.max(axis=0) - centre)).astype(int) + 1
+    near, far = TABLE_BAND
+    x0, y0 = np.maximum(np.floor(centre + far * (outline.min(axis=0) - centre)), 0).astype(int)
+    x1, y1 = np.ceil(centre + far * (outline.max(axis=0) - centre)).astype(int) + 1
     crop = grey[y0:y1, x0:x1]
     inside, band = (np.zeros(crop.shape, np.uint8) for _ in range(2))
-    cv2.fillConvexPoly(inside, np.round(centre + 0.8 * (outline - centre) - (x0, y0))
-                       .astype(np.int32), 1)
-    cv2.fillConvexPoly(band, np.round(centre + 1.3 * (outline - centre) - (x0, y0))
-                       .astype(np.int32), 1)
-    cv2.fillConvexPoly(band, np.round(centre + 1.05 * (outline - centre) - (x0, y0))
-                       .astype(np.int32), 0)
+
+    def fill(mask: np.ndarray, factor: float, value: int) -> None:
+        cv2.fillConvexPoly(mask, np.round(centre + factor * (outline - centre) - (x0, y0))
+                           .astype(np.int32), value)
+
+    fill(inside, PAPER_CORE, 1)
+    fill(band, far, 1)
+    fill(band, near, 0)
     for reading in found:
         cv2.fillConvexPoly(band, np.round(reading.frame * scale / 2 - (x0, y0))
                            .astype(np.int32), 0)
