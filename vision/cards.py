@@ -2785,15 +2785,9 @@ def _pair_misfit(first: Blob, second: Blob, loose: bool = False) -> float:
     if gap < -0.3:
         return math.inf
     shift = max(abs(y1 - y2), abs(y1 + h1 - y2 - h2)) / h
-    # A high-contrast (display) serif draws a 2's crest and foot as horizontal hairlines, which
-    # blur, noise and JPEG thin out of the ink, while a 1's stem keeps its full height: a digit
-    # shorter than its partner at both ends, inside its span, may be its own height all the same
-    # (unseen tuning seed 3034: a 12's 2 measured 0.75-0.8 of its 1). A shorter blob level with
-    # a digit's top or foot (an index, a piece of artwork) is held to the strict bound.
-    inside = y1 < y2 and y2 + h2 < y1 + h1 if h1 > h2 else y2 < y1 and y1 + h1 < y2 + h2
     return max(shift / (LOOSE_SHIFT if loose else 0.3),
                max(gap, 0) / (LOOSE_GAP if loose else 0.6),
-               (1 - min(h1, h2) / h) / (0.35 if loose else 0.3 if inside else 0.2))
+               (1 - min(h1, h2) / h) / (0.35 if loose else 0.2))
 
 
 def _union(blobs: list[Blob]) -> tuple[float, float, float, float]:
