@@ -95,6 +95,21 @@ def test_a_lone_digit_beside_a_digit_the_frame_cut_is_crowded():
     assert [(labels, crowders) for _, labels, _, crowders in groups] == [((12,), (one_cut,))]
 
 
+def test_a_shorter_blob_level_with_a_digits_top_is_no_partner():
+    # A blob 0.75 of a digit's height, level with its top (a corner index, a piece of artwork):
+    # any looser height bound for pairing must keep it apart.
+    one, index = blob(100, 100, 12, 40, 1), blob(120, 100, 20, 30, 2)
+    assert [labels for labels, _ in grouped([one, index])] == [(1,), (2,)]
+
+
+def test_a_shorter_digit_of_the_next_card_stays_apart_from_a_one():
+    # The next card's 2, 0.8 of a 1's height and inside its span (as a display serif's 2 whose
+    # hairline crest and foot faded measures: unseen tuning seed 3034), more than a number's
+    # gap from the 1, is no partner of it (1 and 2 read as a sure 12 would be a wrong card).
+    one, next_two = blob(100, 100, 12, 40, 1), blob(100 + 12 + 0.7 * 40, 104, 24, 32, 2)
+    assert [labels for labels, _ in grouped([one, next_two])] == [(1,), (2,)]
+
+
 def test_numerals_of_next_cards_are_not_crowded():
     # Cards are wider than their numerals are tall: next cards' digits lie over a height apart.
     four, five = blob(100, 100, 26, 40, 1), blob(100 + 26 + 44, 100, 26, 40, 2)
