@@ -832,14 +832,18 @@ def test_a_numeral_touching_its_double_frame_is_read(seed, kind, card):
     assert _read_where_it_lies(photo, reading, card)
 
 
+def _centred_on(outline, corners) -> bool:
+    """Whether the centre of a reading's `corners` lies on the card whose `outline` is given."""
+    return cv2.pointPolygonTest(np.array(outline, np.float32),
+                                tuple(float(v) for v in np.mean(corners, axis=0)), False) >= 0
+
+
 def _read_where_it_lies(photo: render_plaza_unseen.Photo, reading: PlazaReading | HandReading,
                         card: Card) -> bool:
     """Whether `card` is read for sure, its reading centred on the card as it lies."""
     (placed,) = (placed for placed in photo.cards if placed.card == card)
-    outline = np.array(placed.corners, np.float32)
-    return any(seen.card == card and cv2.pointPolygonTest(
-        outline, tuple(float(v) for v in np.mean(seen.corners, axis=0)), False) >= 0
-        for seen in reading.cards)
+    return any(seen.card == card and _centred_on(placed.corners, seen.corners)
+               for seen in reading.cards)
 
 
 @pytest.mark.skipif(not render_plaza_unseen.unseen_typefaces(),
@@ -1388,9 +1392,7 @@ def no_card_read_wrong(photo, reading) -> None:
     for seen in reading.cards:
         truth = next((placed for placed in photo.cards if placed.card == seen.card), None)
         assert truth is not None, f"{seen.card} read, but not on the photo"
-        centre = np.mean(seen.corners, axis=0)
-        assert cv2.pointPolygonTest(np.array(truth.corners, np.float32),
-                                    tuple(float(v) for v in centre), False) >= 0, seen.card
+        assert _centred_on(truth.corners, seen.corners), seen.card
 
 
 @pytest.mark.skipif(not render_plaza_unseen.unseen_typefaces(),
@@ -1493,9 +1495,7 @@ def test_a_two_whose_hairline_faded_is_unsure_never_a_sure_seven():
     reading = read_plaza(decode_photo(photo.jpeg))
     no_card_read_wrong(photo, reading)
     two = next(placed for placed in photo.cards if placed.card == Card(G, 2))
-    assert any(cv2.pointPolygonTest(np.array(two.corners, np.float32),
-                                    tuple(float(v) for v in np.mean(unsure.corners, axis=0)),
-                                    False) >= 0 for unsure in reading.unsure)
+    assert any(_centred_on(two.corners, unsure.corners) for unsure in reading.unsure)
 
 
 @pytest.mark.skipif(not render_plaza_unseen.unseen_typefaces(),
@@ -1648,9 +1648,7 @@ def test_a_card_whose_numeral_did_not_read_is_an_unsure_place(seed, kind, missed
     reading = (read_hand if kind == "hand" else read_plaza)(decode_photo(photo.jpeg))
     no_card_read_wrong(photo, reading)
     for card in missed:
-        corners = corners_of(photo, card).astype(np.float32)
-        assert any(cv2.pointPolygonTest(corners, tuple(float(v) for v in
-                                                       np.mean(seen.corners, axis=0)), False) >= 0
+        assert any(_centred_on(corners_of(photo, card), seen.corners)
                    for seen in (*reading.cards, *reading.unsure)), card
 
 
