@@ -346,7 +346,7 @@ def type_into(page, label, text: str, shown=None) -> None:
     field = page.get_by_role("textbox", name=label)
 
     def type_once() -> None:
-        field.click()
+        focus(field)
         # The old text is deleted key by key: select-all is not always honoured (a retry once
         # appended "87" three times to the "7" left by a dropped key: "7878787").
         page.keyboard.press("Control+End")
@@ -358,6 +358,23 @@ def type_into(page, label, text: str, shown=None) -> None:
         type_once()
     else:
         retried(type_once, page.get_by_text(shown).first, "attached", 5_000)
+
+
+def focus(field) -> None:
+    """Click the text field until it has the keyboard focus, at most three times: on a loaded
+    machine a click can be lost while Flutter lays the screen out again, and the keys typed next
+    then go to the field focused before (CI saw Bob's count "4" appended to Ann's "16")."""
+    for _ in range(3):
+        field.click()
+        try:
+            expect(field).to_be_focused(timeout=FOCUS_MS)
+            return
+        except AssertionError:
+            continue
+    expect(field).to_be_focused()  # fails, saying which field never took the focus
+
+
+FOCUS_MS = 2_000  # a click's focus arrives within a frame or two, even on a busy client
 
 
 def add_player(page, name: str) -> None:

@@ -7,7 +7,7 @@ test); everything about Tableau goes through the screens.
 
 from __future__ import annotations
 
-import functools
+import contextlib
 import re
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -26,7 +26,6 @@ from tests.browser.conftest import (
 )
 
 PLAYERS = ("Ann", "Bob", "Cy")  # seated in this order; Ann deals first
-REFUSED_COUNT = re.compile(r"enter 0 to 16\.$")  # a count field's refusal (T6: 0 to 16)
 
 
 def seat_players(app_server, names: tuple[str, ...] = PLAYERS) -> None:
@@ -70,18 +69,29 @@ def call(page, called: str | None, fit: bool, line: str) -> None:
 
 
 def type_counts(page, counts: list[tuple[str, int]]) -> None:
-    """Type each count and wait until the screen has it (the next field, or the preview).
+    """Type each count, then wait until the screen previews the last player's (the preview shows
+    only once every count is in and in range).
 
-    "Still to count" is already on screen when the field held a refused count (round 1 keeps the
-    "two" typed earlier): the typed count is in only once the field's refusal is gone too (seen
-    on a loaded machine: "2" never reached the app, and Ann's field waited for a preview in vain).
+    Between two fields it waits a while for the screen to have the count ("Still to count" names
+    the players left), since keys typed while the form is built again can be lost. When the
+    preview does not come, every count is typed again (typing replaces a field's text): seen on a
+    loaded machine, "2" never reached the app though the field showed it, and Bob's "4" went to
+    Ann's field ("164 is out of range"), so retyping only the last field could never recover.
     """
-    for done, (name, count) in enumerate(counts, start=1):
-        waiting = [other for other, _ in counts[done:]]
-        shown = f"Still to count: {', '.join(waiting)}." if waiting \
-            else re.compile(f"^{name}: {count} wrong")
-        retried(functools.partial(type_into, page, f"{name}: missing or wrong pieces", str(count),
-                                  shown), page.get_by_text(REFUSED_COUNT).first, "detached", 5_000)
+    last_name, last_count = counts[-1]
+
+    def type_all() -> None:
+        for done, (name, count) in enumerate(counts, start=1):
+            type_into(page, f"{name}: missing or wrong pieces", str(count))
+            waiting = [other for other, _ in counts[done:]]
+            if waiting:
+                # Only pacing: a count that did not arrive is typed again by the retry below.
+                with contextlib.suppress(PlaywrightTimeout):
+                    page.get_by_text(f"Still to count: {', '.join(waiting)}.").first.wait_for(
+                        state="attached", timeout=5_000)
+
+    retried(type_all, page.get_by_text(re.compile(f"^{last_name}: {last_count} wrong")).first,
+            "attached", 5_000)
 
 
 def settle(page, winner: str, counts: list[tuple[str, int]], preview: list[str],
