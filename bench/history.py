@@ -39,10 +39,9 @@ from bench.history_stats import (  # noqa: E402
     FIRST_NIGHT,
     build_history,
     build_pools,
-    cpu_timed,
     statistics_of,
-    timed,
 )
+from bench.timing import cpu_timed, describe, timed  # noqa: E402
 from companion.core.types import NightId  # noqa: E402
 from companion.games.registry import game_for  # noqa: E402
 from companion.ui.screens.history import night_entries  # noqa: E402
@@ -124,13 +123,6 @@ def browser_times(data_dir: Path, newest: str, tries: int) -> dict[str, list[flo
     finally:
         server.stop()
     return taps
-
-
-def describe(label: str, times: list[float]) -> str:
-    ordered = sorted(times)
-    p90 = ordered[min(len(ordered) - 1, round(0.9 * (len(ordered) - 1)))]
-    return (f"  {label:<50} median {statistics.median(times):8.1f} ms   min {ordered[0]:8.1f}"
-            f"   p90 {p90:8.1f}   (n={len(times)})")
 
 
 def all_statistics(services: Services) -> object:

@@ -28,7 +28,7 @@ import statistics
 import sys
 import time
 import tracemalloc
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date, timedelta
 from pathlib import Path
@@ -36,6 +36,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.timing import cpu_timed, describe, timed  # noqa: E402
 from companion.core.codec import from_json, to_json  # noqa: E402
 from companion.core.match import Match, MatchState, replay  # noqa: E402
 from companion.core.types import NightId  # noqa: E402
@@ -93,35 +94,6 @@ def from_kept_states(history: list[tuple[Match, MatchState]]) -> Any:
     """Baseline: each outcome (figures included) read off the match's replayed state."""
     return statistics_of([played_match(match, game_for(match.game), state).outcome
                           for match, state in history])
-
-
-def timed(work: Callable[[], object], repeats: int) -> list[float]:
-    """Wall-clock milliseconds of each run (garbage collection done between runs)."""
-    times = []
-    for _ in range(repeats):
-        gc.collect()
-        start = time.perf_counter()
-        work()
-        times.append((time.perf_counter() - start) * 1000)
-    return times
-
-
-def cpu_timed(work: Callable[[], object], repeats: int) -> list[float]:
-    """Thread CPU milliseconds: on a shared machine the wall clock includes waiting."""
-    times = []
-    for _ in range(repeats):
-        gc.collect()
-        start = time.thread_time()
-        work()
-        times.append((time.thread_time() - start) * 1000)
-    return times
-
-
-def describe(label: str, times: list[float]) -> str:
-    ordered = sorted(times)
-    p90 = ordered[min(len(ordered) - 1, round(0.9 * (len(ordered) - 1)))]
-    return (f"  {label:<44} median {statistics.median(times):8.1f} ms   "
-            f"min {ordered[0]:8.1f}   p90 {p90:8.1f}")
 
 
 def main() -> None:

@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
+from bench.timing import describe  # noqa: E402
 from companion.games.registry import game_for  # noqa: E402
 from companion.ui.services import Services  # noqa: E402
 from companion.ui.sharing import lan_address  # noqa: E402
@@ -62,13 +63,6 @@ HOST_TAP = f"""([label, prefix, timeout]) => new Promise((resolve, reject) => {{
     }};
     requestAnimationFrame(poll);
 }})"""
-
-
-def describe(label: str, times: list[float]) -> str:
-    ordered = sorted(times)
-    p90 = ordered[min(len(ordered) - 1, round(0.9 * (len(ordered) - 1)))]
-    return (f"  {label:<44} median {statistics.median(times):7.0f} ms   min {ordered[0]:7.0f}"
-            f"   p90 {p90:7.0f}   max {ordered[-1]:7.0f}   (n={len(times)})")
 
 
 def main() -> None:
