@@ -364,8 +364,11 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
             if isinstance(reading.item, SeenCard) or reading.colour_confidence >= INK_CLEAR
             and not _table_grey(reading.ink, blacks) and not _table_blue(reading.ink)]
     if on_plaza:
-        return kept + _read_unread_places(small, _unread_card_paper(
-            shaded & edges_free, grey_half, kept, scale), kept, scale)
+        unread = shaded & edges_free
+        kept += _read_unread_places(small, _unread_card_paper(unread, grey_half, kept, scale),
+                                    kept, scale)
+        return kept + _read_unread_places(small, _places_between(unread, grey_half, kept, scale),
+                                          kept, scale)
     # Paper is unread where no reported reading lies: one that settling drops (a sideways look
     # at a card read better, its frame far too large: unseen tuning seed 1047) covers nothing.
     # Paper against the table is judged by its palest channel: a cream or yellow cloth, under
@@ -453,6 +456,50 @@ def _unread_card_regions(paper: np.ndarray, grey: np.ndarray, found: list[_Readi
                 and _brighter_than_around(grey, box / 2, found, scale):
             more.append(region)
     return more
+
+
+# A card's place between two read cards of a row is a card when this much of it is paper no
+# reading covers: a light streak or a glare across a card, its printed pattern and its numeral cut
+# its paper into pieces none of which is a whole card (unseen tuning seed 4020: a Brown 6, 0.33 of its place),
+# while the table's gap between two rows' ends shows table, its pale squares or mortar a little.
+PAPER_BETWEEN = 0.3
+# How far apart (in their mean card width) two cards of a row lie with one card between them:
+# two widths, give or take perspective and the hair's gaps between touching cards.
+ONE_CARD_APART = (1.8, 2.3)
+
+
+def _places_between(paper: np.ndarray, grey: np.ndarray, found: list[_Reading],
+                    scale: float) -> list[_Reading]:
+    """Unsure places for a card missed between two sure cards of `found` lying one card apart along
+    their row (P5: a row's cards touch): the place is their frames' mean (perspective), and must be
+    PAPER_BETWEEN paper (half size, as _unread_card_regions) no reading covers, hold no reading
+    and be brighter than the table round it (_brighter_than_around)."""
+    sure = [reading for reading in found if isinstance(reading.item, SeenCard)]
+    unread = paper.copy()
+    for reading in found:
+        cv2.fillConvexPoly(unread, np.round(reading.frame * scale / 2).astype(np.int32), 0)
+    centres = np.array([reading.frame.mean(axis=0) for reading in found]).reshape(-1, 2)
+    places = []
+    for first, second in itertools.combinations(sure, 2):
+        frame = (first.frame + second.frame) / 2
+        along = frame[1] - frame[0]
+        width = float(np.linalg.norm(along))
+        # The second card's centre from the first's, in card widths along the row and across it.
+        apart = (second.frame.mean(axis=0) - first.frame.mean(axis=0)) / width
+        ahead, aside = np.abs([apart @ along, apart[0] * along[1] - apart[1] * along[0]]) / width
+        if not ONE_CARD_APART[0] <= ahead <= ONE_CARD_APART[1] or aside > 0.25:
+            continue
+        outline = np.asarray(frame, np.float32)
+        if any(cv2.pointPolygonTest(outline, tuple(map(float, centre)), False) >= 0
+               for centre in centres) or _reaches_into_frames(outline, found):
+            continue
+        inside = np.zeros(unread.shape, np.uint8)
+        cv2.fillConvexPoly(inside, np.round(frame * scale / 2).astype(np.int32), 1)
+        if inside.any() and unread[inside > 0].mean() >= PAPER_BETWEEN \
+                and _brighter_than_around(grey, frame * scale / 2, found, scale):
+            places.append(_unsure_place(_Region(cv2.minAreaRect(outline * scale), False), scale))
+            centres = np.vstack([centres, frame.mean(axis=0)])
+    return places
 
 
 def _read_unread_places(small: np.ndarray, places: list[_Reading], found: list[_Reading],
