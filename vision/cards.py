@@ -466,6 +466,7 @@ PAPER_BETWEEN = 0.3
 # How far apart (in their mean card width) two cards of a row lie with one card between them:
 # two widths, give or take perspective and the hair's gaps between touching cards.
 ONE_CARD_APART = (1.8, 2.3)
+ROW_ASIDE = 0.25  # how far (in card widths) a card of the same row lies across the row's line
 
 
 def _places_between(paper: np.ndarray, grey: np.ndarray, found: list[_Reading],
@@ -475,20 +476,25 @@ def _places_between(paper: np.ndarray, grey: np.ndarray, found: list[_Reading],
     PAPER_BETWEEN paper (half size, as _unread_card_regions) no reading covers, hold no reading
     and be brighter than the table round it (_brighter_than_around)."""
     sure = [reading for reading in found if isinstance(reading.item, SeenCard)]
+    pairs = [(first, second, *_row_steps(first, second))
+             for first, second in itertools.combinations(sure, 2)]
+    # Frames drawn narrower than their cards put touching cards two frames apart, and the place
+    # between would be their seam: one card apart is also 1.5 of the row's own pitch (the median
+    # step from a card to its nearest row neighbour) at least.
+    nearest_steps = [min((ahead for first, second, ahead, aside in pairs
+                          if reading in (first, second) and aside <= ROW_ASIDE), default=np.inf)
+                     for reading in sure]
+    pitch = float(np.median(nearest_steps)) if sure else np.inf
     unread = paper.copy()
     for reading in found:
         cv2.fillConvexPoly(unread, np.round(reading.frame * scale / 2).astype(np.int32), 0)
     centres = np.array([reading.frame.mean(axis=0) for reading in found]).reshape(-1, 2)
     places = []
-    for first, second in itertools.combinations(sure, 2):
-        frame = (first.frame + second.frame) / 2
-        along = frame[1] - frame[0]
-        width = float(np.linalg.norm(along))
-        # The second card's centre from the first's, in card widths along the row and across it.
-        apart = (second.frame.mean(axis=0) - first.frame.mean(axis=0)) / width
-        ahead, aside = np.abs([apart @ along, apart[0] * along[1] - apart[1] * along[0]]) / width
-        if not ONE_CARD_APART[0] <= ahead <= ONE_CARD_APART[1] or aside > 0.25:
+    for first, second, ahead, aside in pairs:
+        if not (ONE_CARD_APART[0] <= ahead <= ONE_CARD_APART[1] and aside <= ROW_ASIDE
+                and (ahead >= 1.5 * pitch or not np.isfinite(pitch))):
             continue
+        frame = (first.frame + second.frame) / 2
         outline = np.asarray(frame, np.float32)
         if any(cv2.pointPolygonTest(outline, tuple(map(float, centre)), False) >= 0
                for centre in centres) or _reaches_into_frames(outline, found):
@@ -500,6 +506,16 @@ def _places_between(paper: np.ndarray, grey: np.ndarray, found: list[_Reading],
             places.append(_unsure_place(_Region(cv2.minAreaRect(outline * scale), False), scale))
             centres = np.vstack([centres, frame.mean(axis=0)])
     return places
+
+
+def _row_steps(first: _Reading, second: _Reading) -> tuple[float, float]:
+    """How far `second`'s centre lies from `first`'s along their row and across it, in their mean
+    frame's width."""
+    along = (first.frame[1] - first.frame[0] + second.frame[1] - second.frame[0]) / 2
+    width = float(np.linalg.norm(along))
+    apart = (second.frame.mean(axis=0) - first.frame.mean(axis=0)) / width
+    ahead, aside = np.abs([apart @ along, apart[0] * along[1] - apart[1] * along[0]]) / width
+    return float(ahead), float(aside)
 
 
 def _read_unread_places(small: np.ndarray, places: list[_Reading], found: list[_Reading],
