@@ -1600,6 +1600,44 @@ def test_paper_left_beside_a_frame_smaller_than_its_card_is_no_unsure_place():
     assert len(cards._unread_card_paper(paper, grey, row, 1.0)) == 1
 
 
+def test_paper_in_pieces_between_two_cards_of_a_row_one_card_apart_is_an_unsure_place():
+    # Red 3, 4 and 6 read for sure; the 5 between the 4 and the 6 read nothing, and a light
+    # streak across it cuts its paper into two pieces, none a card (unseen tuning seed 4020).
+    # Its place, between two cards one card apart along the row, is mostly paper: a place.
+    row = [placed(sure_numeral(n, 0, 0), n - 3, 0) for n in (3, 4, 6)]
+    missed = placed(sure_numeral(5, 0, 0), 2, 0).frame
+    paper = np.zeros((600, 800), np.uint8)
+    for frame in [reading.frame for reading in row] + [missed]:
+        cv2.fillConvexPoly(paper, np.round(frame / 2).astype(np.int32), 1)
+    (left, top), (right, bottom) = np.round(missed.min(axis=0) / 2).astype(int), \
+        np.round(missed.max(axis=0) / 2).astype(int)
+    for x in range(left, right):  # the streak, a diagonal band 8 half-size pixels wide
+        paper[max(top, top + x - left - 4):top + x - left + 4, x] = 0
+    assert cards._unread_card_regions(paper, paper * 200, row, 1.0, fewest_sure=2) == []
+    places = cards._places_between(paper, np.where(paper > 0, 200, 80).astype(np.uint8), row, 1.0)
+    assert len(places) == 1
+    assert np.linalg.norm(places[0].frame.mean(axis=0) - missed.mean(axis=0)) < 2
+    # The same gap showing the table (a row's end, two rows meeting): no place.
+    bare = paper.copy()
+    bare[top:bottom, left:right] = 0
+    assert cards._places_between(bare, np.where(bare > 0, 200, 80).astype(np.uint8), row, 1.0) == []
+
+
+def test_touching_cards_whose_frames_are_narrow_make_no_place_between_them():
+    # Red 3, 4, 5 touching, each read in a frame half its card's width (a deck with wide margins):
+    # the 3 and the 5 lie four frames apart, the 3 and the 4 two; the place between the 3 and the
+    # 4 would be their seam, all paper. One card apart is 1.5 of the row's pitch: no place.
+    paper = np.zeros((600, 800), np.uint8)
+    row = []
+    for n in (3, 4, 5):
+        reading = placed(sure_numeral(n, 0, 0), n - 3, 0)
+        cv2.fillConvexPoly(paper, np.round(reading.frame / 2).astype(np.int32), 1)
+        centre = reading.frame.mean(axis=0)
+        row.append(replace(reading, frame=centre + (reading.frame - centre) * (0.5, 1.0)))
+    grey = np.where(paper > 0, 200, 80).astype(np.uint8)
+    assert cards._places_between(paper, grey, row, 1.0) == []
+
+
 def test_a_hand_card_under_a_frame_that_settling_drops_is_still_looked_at():
     # A hand: a Red 3 read for sure and, apart from it, a card whose numeral no look read. A
     # sideways look read a Yellow 1, less sure, in a frame far too large that covers both
@@ -1636,7 +1674,12 @@ def test_a_hand_card_under_a_frame_that_settling_drops_is_still_looked_at():
     (6001, "illegal", [Card(Y, 2), Card(Y, 4)]),
     # Tuning seed 4020 (8 MP): the Brown 7, apart from its row in deep shade (0.41 of the light),
     # below the paper mask's brightness bound: a lit card's paper was all the pass looked at.
-    (4020, "legal", [Card(BR, 7)]),
+    # The Brown 6 between the 5 and the 7, its paper cut into pieces by a light streak and its
+    # hatched artwork (none a whole card), was missed and the verdict had no warning: its place
+    # between the two is looked at (_places_between).
+    (4020, "legal", [Card(BR, 7), Card(BR, 6)]),
+    # Tuning seed 3001 (2 MP, warm light, glare): the faint Yellow 10 between the 9 and the 11.
+    (3001, "illegal", [Card(Y, 10)]),
     # Tuning seed 1047 (a hand on a cream polka cloth under warm light, a shadow across it): the
     # Red 8 and Red 6 in the shadow, their white stock tinted against the cloth taken for the
     # light, were no paper, and the hand's total was 14 short with no place to look at. Their
