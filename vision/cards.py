@@ -460,8 +460,8 @@ def _unread_card_regions(paper: np.ndarray, grey: np.ndarray, found: list[_Readi
 
 # A card's place between two read cards of a row is a card when this much of it is paper no
 # reading covers: a light streak or a glare across a card, its printed pattern and its numeral cut
-# its paper into pieces none of which is a whole card (unseen tuning seed 4020: a Brown 6, 0.33 of its place),
-# while the table's gap between two rows' ends shows table, its pale squares or mortar a little.
+# its paper into pieces none of which is a whole card (unseen tuning seed 4020: a Brown 6, 0.33 of
+# its place), while a gap of table shows the table, its pale squares or mortar a little.
 PAPER_BETWEEN = 0.3
 # How far apart (in their mean card width) two cards of a row lie with one card between them:
 # two widths, give or take perspective and the hair's gaps between touching cards.
@@ -476,25 +476,28 @@ def _places_between(paper: np.ndarray, grey: np.ndarray, found: list[_Reading],
     PAPER_BETWEEN paper (half size, as _unread_card_regions) no reading covers, hold no reading
     and be brighter than the table round it (_brighter_than_around)."""
     sure = [reading for reading in found if isinstance(reading.item, SeenCard)]
-    pairs = [(first, second, *_row_steps(first, second))
-             for first, second in itertools.combinations(sure, 2)]
+    steps = {(i, j): _row_steps(sure[i], sure[j])
+             for i, j in itertools.combinations(range(len(sure)), 2)}
     # Frames drawn narrower than their cards put touching cards two frames apart, and the place
     # between would be their seam: one card apart is also 1.5 of the row's own pitch (the median
     # step from a card to its nearest row neighbour) at least.
-    nearest_steps = [min((ahead for first, second, ahead, aside in pairs
-                          if reading in (first, second) and aside <= ROW_ASIDE), default=np.inf)
-                     for reading in sure]
-    pitch = float(np.median(nearest_steps)) if sure else np.inf
+    nearest = np.full(len(sure), np.inf)
+    for (i, j), (ahead, aside) in steps.items():
+        if aside <= ROW_ASIDE:
+            nearest[[i, j]] = np.minimum(nearest[[i, j]], ahead)
+    if not np.isfinite(nearest).any():
+        return []
+    pitch = float(np.median(nearest[np.isfinite(nearest)]))
     unread = paper.copy()
     for reading in found:
         cv2.fillConvexPoly(unread, np.round(reading.frame * scale / 2).astype(np.int32), 0)
     centres = np.array([reading.frame.mean(axis=0) for reading in found]).reshape(-1, 2)
     places = []
-    for first, second, ahead, aside in pairs:
+    for (i, j), (ahead, aside) in steps.items():
         if not (ONE_CARD_APART[0] <= ahead <= ONE_CARD_APART[1] and aside <= ROW_ASIDE
-                and (ahead >= 1.5 * pitch or not np.isfinite(pitch))):
+                and ahead >= 1.5 * pitch):
             continue
-        frame = (first.frame + second.frame) / 2
+        frame = (sure[i].frame + sure[j].frame) / 2
         outline = np.asarray(frame, np.float32)
         if any(cv2.pointPolygonTest(outline, tuple(map(float, centre)), False) >= 0
                for centre in centres) or _reaches_into_frames(outline, found):
