@@ -476,15 +476,11 @@ def _places_between(paper: np.ndarray, grey: np.ndarray, found: list[_Reading],
     PAPER_BETWEEN paper (half size, as _unread_card_regions) no reading covers, hold no reading
     and be brighter than the table round it (_brighter_than_around)."""
     sure = [reading for reading in found if isinstance(reading.item, SeenCard)]
-    steps = {(i, j): _row_steps(sure[i], sure[j])
-             for i, j in itertools.combinations(range(len(sure)), 2)}
+    ahead, aside = _row_steps(np.array([reading.frame for reading in sure]).reshape(-1, 4, 2))
     # Frames drawn narrower than their cards put touching cards two frames apart, and the place
     # between would be their seam: one card apart is also 1.5 of the row's own pitch (the median
     # step from a card to its nearest row neighbour) at least.
-    nearest = np.full(len(sure), np.inf)
-    for (i, j), (ahead, aside) in steps.items():
-        if aside <= ROW_ASIDE:
-            nearest[[i, j]] = np.minimum(nearest[[i, j]], ahead)
+    nearest = np.where(aside <= ROW_ASIDE, ahead, np.inf).min(axis=1, initial=np.inf)
     if not np.isfinite(nearest).any():
         return []
     pitch = float(np.median(nearest[np.isfinite(nearest)]))
@@ -493,10 +489,9 @@ def _places_between(paper: np.ndarray, grey: np.ndarray, found: list[_Reading],
         cv2.fillConvexPoly(unread, np.round(reading.frame * scale / 2).astype(np.int32), 0)
     centres = np.array([reading.frame.mean(axis=0) for reading in found]).reshape(-1, 2)
     places = []
-    for (i, j), (ahead, aside) in steps.items():
-        if not (ONE_CARD_APART[0] <= ahead <= ONE_CARD_APART[1] and aside <= ROW_ASIDE
-                and ahead >= 1.5 * pitch):
-            continue
+    one_apart = (ahead >= max(ONE_CARD_APART[0], 1.5 * pitch)) & (ahead <= ONE_CARD_APART[1]) \
+        & (aside <= ROW_ASIDE)
+    for i, j in zip(*np.nonzero(np.triu(one_apart)), strict=True):
         frame = (sure[i].frame + sure[j].frame) / 2
         outline = np.asarray(frame, np.float32)
         if any(cv2.pointPolygonTest(outline, tuple(map(float, centre)), False) >= 0
@@ -511,14 +506,18 @@ def _places_between(paper: np.ndarray, grey: np.ndarray, found: list[_Reading],
     return places
 
 
-def _row_steps(first: _Reading, second: _Reading) -> tuple[float, float]:
-    """How far `second`'s centre lies from `first`'s along their row and across it, in their mean
-    frame's width."""
-    along = (first.frame[1] - first.frame[0] + second.frame[1] - second.frame[0]) / 2
-    width = float(np.linalg.norm(along))
-    apart = (second.frame.mean(axis=0) - first.frame.mean(axis=0)) / width
-    ahead, aside = np.abs([apart @ along, apart[0] * along[1] - apart[1] * along[0]]) / width
-    return float(ahead), float(aside)
+def _row_steps(frames: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """How far each frame's centre lies from each other's (n x n) along their row and across it,
+    in their mean frame's width (perspective); the diagonal is infinitely far."""
+    tops = frames[:, 1] - frames[:, 0]
+    along = (tops[:, None] + tops[None]) / 2
+    width2 = np.maximum(np.sum(along ** 2, axis=2), 1e-9)
+    centres = frames.mean(axis=1)
+    apart = centres[None] - centres[:, None]
+    ahead = np.abs(np.sum(apart * along, axis=2)) / width2
+    aside = np.abs(apart[..., 0] * along[..., 1] - apart[..., 1] * along[..., 0]) / width2
+    np.fill_diagonal(ahead, np.inf)
+    return ahead, aside
 
 
 def _read_unread_places(small: np.ndarray, places: list[_Reading], found: list[_Reading],
