@@ -3043,14 +3043,34 @@ def _settle_on_grid(found: list[_Reading], hopeful: frozenset[int] = frozenset()
     crossed, unlike _settle_by_place, and a settled card helps settle the next one along a
     column. Only a clear winner is taken (within 0.75 of a column, the others more than 1.75
     away): a tilted photo bends the grid. Readings whose frame's id is `hopeful` (read unsure
-    beside a row's card, where the table may lie) are kept only if settled so."""
+    beside a row's card, where the table may lie) are kept only if made sure, by the grid or
+    the deck's inks, in an ink as deep as print (_as_deep_as_print)."""
     for _ in range(4):
         settled = _settle_on_grid_once(found)
         if sum(isinstance(r.item, SeenCard) for r in settled) \
                 == sum(isinstance(r.item, SeenCard) for r in found):
             break
         found = settled
-    return [r for r in settled if isinstance(r.item, SeenCard) or id(r.frame) not in hopeful]
+    pack_depth = _ink_depth(settled)
+    return [r for r in settled if id(r.frame) not in hopeful
+            or isinstance(r.item, SeenCard) and _as_deep_as_print(r, pack_depth)]
+
+
+# Glare adds white light over a card and thins its ink's depth against the paper white by one
+# factor; the deck's inks are weighed thinned to half their depth at most (_thinned). An ink
+# shallower than this share of the pack's (_ink_depth) is no numeral's print but a shade beside
+# the paper (unseen tuning seed 7049: lit wood beside a Yellow 7, 0.45 of the pack's depth, read
+# at a row gap as an unsure 1 that the deck's thinned brown made a sure Brown 1). On the tuning
+# sets, the real cards read unsure at row gaps and made sure so lay at 0.8 of it and deeper, any
+# real card made sure by the deck's inks or the grid at 0.56 and deeper.
+PRINTED_DEPTH = 0.5
+
+
+def _as_deep_as_print(reading: _Reading, pack_depth: float | None) -> bool:
+    """Whether a reading's ink is PRINTED_DEPTH of the pack's ink depth (`pack_depth`) or
+    deeper, in its deepest channel (as _ink_depth measures); without measures, it is."""
+    return reading.ink is None or pack_depth is None \
+        or 1 - float(np.min(reading.ink)) >= PRINTED_DEPTH * pack_depth
 
 
 def _settle_on_grid_once(found: list[_Reading]) -> list[_Reading]:

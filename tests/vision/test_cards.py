@@ -253,6 +253,21 @@ def test_a_6_or_9_the_grid_does_not_tell_clearly_stays_unsure():
     assert number_read(_settle_on_grid(lone)[-1]) is None
 
 
+@pytest.mark.parametrize(("ink", "kept"), [
+    # Print thinned by glare: 0.65 of the pack's depth (real cards the grid or the deck's inks
+    # made sure on the tuning sets lay at 0.56 and deeper; read at row gaps, 0.8 and deeper).
+    ((0.9, 0.43, 0.45), True),
+    # 0.45 of it, a shade beside the paper: lit wood at a row gap (unseen tuning seed 7049).
+    ((0.95, 0.6, 0.62), False),
+])
+def test_a_card_read_unsure_beside_a_row_is_made_sure_only_in_an_ink_as_deep_as_print(ink, kept):
+    row = [replace(placed(sure_numeral(n, 0, 0), n - 3, 0), ink=np.array(DECK[R]))
+           for n in (3, 4, 5)]
+    beside = replace(placed(unmarked_six_or_nine(0, 0), 3, 0), ink=np.array(ink))
+    settled = _settle_on_grid(row + [beside], hopeful=frozenset({id(beside.frame)}))
+    assert [number_read(reading) for reading in settled] == [3, 4, 5] + [6] * kept
+
+
 def test_the_grid_puts_each_card_in_its_colour_row_and_number_column():
     reading = read_plaza(plaza_photo(11, PRIMER_PLAZA).image)
     for seen in reading.cards:
@@ -775,6 +790,10 @@ def test_a_card_with_a_typical_numeral_keeps_the_typical_size():
     # unsure 1s (and a 7, a 9) in a blue ink: four unsure places between cards each (_table_blue).
     (5008, "legal"),
     (7034, "legal"),
+    # Tuning seed 7049 (2 MP, wood, glare): a place beside a Yellow 7, half on lit wood, read as
+    # an unsure 1 in the wood's shade, which the deck's brown thinned made a sure Brown 1 where
+    # no card lies (_as_deep_as_print).
+    (7049, "illegal"),
 ])
 def test_every_card_of_a_hard_photo_is_read(seed, kind):
     photo = render_plaza_unseen.render_photo(seed, kind=kind)
