@@ -1124,18 +1124,32 @@ def _flat_doubts(lit: list[cells.Body], bank: cells.Bank, verdicts: list[str],
     within NOISE and no cell content can tell from its own explains it better (_verdict, as
     for a flat cell), it is unsure: DOUBTED_SEAMS of its seams decide (_seams_decide). Colour never
     counts a cell right by itself: a flat wrong piece of a like colour reads as near (T6)."""
+    def read_on(body: cells.Body, index: int) -> cells.Body | None:
+        # the own cell alone first: most are far
+        own = cells.scores(body, cells.Bank(bank.cells[index][None], bank.size))
+        return body if float(_distances(own, pattern_weight=0.0)[0]) <= NOISE else None
+
+    def explained(index: int) -> cells.Body | None:
+        """The cell's body, else its core (the band along its sides left out: _BODY_CORE),
+        that its own cell explains by colour within NOISE; None when neither."""
+        return read_on(lit[index], index) or read_on(
+            cells.Body(lit[index].colour, lit[index].weight * _BODY_CORE[None]), index)
+
+    read = {index: explained(index) for index, verdict in enumerate(verdicts)
+            if verdict == "wrong" and not structured[index] and compared[index]
+            and mines[index] > NOISE}
+    doubted = [index for index, body in read.items() if body is not None]
+
     def by_colour(index: int) -> tuple[np.ndarray, np.ndarray]:
-        return _distances(cells.scores(lit[index], bank.turned), pattern_weight=0.0), \
+        return _distances(cells.scores(read[index], bank.turned), pattern_weight=0.0), \
             distinct[index]
 
-    def own_colour_explains(index: int) -> bool:  # the own cell alone first: most are far
-        own = cells.scores(lit[index], cells.Bank(bank.cells[index][None], bank.size))
-        return float(_distances(own, pattern_weight=0.0)[0]) <= NOISE
-
-    doubted = [index for index, verdict in enumerate(verdicts) if verdict == "wrong"
-               and not structured[index] and compared[index] and mines[index] > NOISE
-               and own_colour_explains(index)]
     return _read_again(doubted, by_colour, verdicts, mines, distances, distinct)
+
+
+EDGE_BAND = 0.2  # (share of a side) the band along a cell's sides where cut lines, gaps and
+# their shadows, blanks showing the table and a wrong neighbour lying on top show
+_BODY_CORE = np.outer(*(np.abs(cells.SAMPLE_CENTRES) < 0.5 - EDGE_BAND,) * 2).astype(np.float32)
 
 
 def _read_again(doubted: list[int], reread: Callable[[int], tuple[np.ndarray, np.ndarray]],
