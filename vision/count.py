@@ -742,6 +742,8 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
     before_colour = verdicts
     verdicts, mines, distances, distinct = _flat_doubts(
         lit, bank, verdicts, mines, distances, distinct, structured, compared)
+    verdicts, mines, distances, distinct = _core_doubts(
+        lit, bank, verdicts, mines, distances, distinct, structured, compared)
     by_colour_alone = {index for index, (before, after)
                        in enumerate(zip(before_colour, verdicts, strict=True)) if before != after}
     states = _seams_decide(found, lying.photo.lab, corners, bank, distances, distinct, verdicts,
@@ -1132,8 +1134,7 @@ def _flat_doubts(lit: list[cells.Body], bank: cells.Bank, verdicts: list[str],
     def explained(index: int) -> cells.Body | None:
         """The cell's body, else its core (the band along its sides left out: _BODY_CORE),
         that its own cell explains by colour within NOISE; None when neither."""
-        return read_on(lit[index], index) or read_on(
-            cells.Body(lit[index].colour, lit[index].weight * _BODY_CORE[None]), index)
+        return read_on(lit[index], index) or read_on(_core_of(lit[index]), index)
 
     read = {index: explained(index) for index, verdict in enumerate(verdicts)
             if verdict == "wrong" and not structured[index] and compared[index]
@@ -1150,6 +1151,35 @@ def _flat_doubts(lit: list[cells.Body], bank: cells.Bank, verdicts: list[str],
 EDGE_BAND = 0.2  # (share of a side) the band along a cell's sides where cut lines, gaps and
 # their shadows, blanks showing the table and a wrong neighbour lying on top show
 _BODY_CORE = np.outer(*(np.abs(cells.SAMPLE_CENTRES) < 0.5 - EDGE_BAND,) * 2).astype(np.float32)
+
+
+def _core_of(body: cells.Body) -> cells.Body:
+    """The body without the band along its cell's sides (_BODY_CORE)."""
+    return cells.Body(body.colour, body.weight * _BODY_CORE[None])
+
+
+def _core_doubts(lit: list[cells.Body], bank: cells.Bank, verdicts: list[str],
+                 mines: list[float], distances: list[np.ndarray], distinct: np.ndarray,
+                 structured: np.ndarray, compared: list[bool]
+                 ) -> tuple[list[str], list[float], list[np.ndarray], np.ndarray]:
+    """Cells with a pattern counted wrong, beyond the noise of their own cell, read again on
+    their core (_BODY_CORE): the band along a piece's sides shows its cut line, the gaps and
+    their shadows, blanks showing the table and neighbours lying on top, none of it the
+    print. Where its own cell explains the core within NOISE and no cell content can tell
+    from its own explains it better (_verdict, as for a flat cell), it is unsure: DOUBTED_SEAMS
+    of its seams decide. The core never counts a cell right by itself: less of a piece is
+    seen, and a wrong piece is nearer there too (T6)."""
+    def own_core_explains(index: int) -> bool:  # the own cell alone first: most are far
+        own = cells.scores(_core_of(lit[index]), cells.Bank(bank.cells[index][None], bank.size))
+        return float(_distances(own)[0]) <= NOISE
+
+    def on_core(index: int) -> tuple[np.ndarray, np.ndarray]:
+        return _distances(cells.scores(_core_of(lit[index]), bank.turned), index), distinct[index]
+
+    doubted = [index for index, verdict in enumerate(verdicts) if verdict == "wrong"
+               and structured[index] and compared[index] and mines[index] > NOISE
+               and own_core_explains(index)]
+    return _read_again(doubted, on_core, verdicts, mines, distances, distinct)
 
 
 def _read_again(doubted: list[int], reread: Callable[[int], tuple[np.ndarray, np.ndarray]],
