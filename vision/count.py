@@ -742,6 +742,7 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
     before_colour = verdicts
     verdicts, mines, distances, distinct = _flat_doubts(
         lit, bank, verdicts, mines, distances, distinct, structured, compared)
+    # cells read on their core alone need as many closed seams as those read by colour alone
     verdicts, mines, distances, distinct = _core_doubts(
         lit, bank, verdicts, mines, distances, distinct, structured, compared)
     by_colour_alone = {index for index, (before, after)
@@ -1124,7 +1125,9 @@ def _flat_doubts(lit: list[cells.Body], bank: cells.Bank, verdicts: list[str],
     flat cells within NOISE of their own 59% with it, 83% without). The colour distance still
     counts any such pattern once, sample by sample. Where its own cell, so read, explains it
     within NOISE and no cell content can tell from its own explains it better (_verdict, as
-    for a flat cell), it is unsure: DOUBTED_SEAMS of its seams decide (_seams_decide). Colour never
+    for a flat cell), it is unsure: DOUBTED_SEAMS of its seams decide (_seams_decide). A cell
+    whose whole body its own cell does not so explain is read on its core (_core_of): the band
+    along its sides shows cut lines, gaps and wrong neighbours, not the print. Colour never
     counts a cell right by itself: a flat wrong piece of a like colour reads as near (T6)."""
     def read_on(body: cells.Body, index: int) -> cells.Body | None:
         # the own cell alone first: most are far
