@@ -742,6 +742,9 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
     before_colour = verdicts
     verdicts, mines, distances, distinct = _flat_doubts(
         lit, bank, verdicts, mines, distances, distinct, structured, compared)
+    # cells read on their core alone need as many closed seams as those read by colour alone
+    verdicts, mines, distances, distinct = _core_doubts(
+        lit, bank, verdicts, mines, distances, distinct, structured, compared)
     by_colour_alone = {index for index, (before, after)
                        in enumerate(zip(before_colour, verdicts, strict=True)) if before != after}
     states = _seams_decide(found, lying.photo.lab, corners, bank, distances, distinct, verdicts,
@@ -1122,20 +1125,64 @@ def _flat_doubts(lit: list[cells.Body], bank: cells.Bank, verdicts: list[str],
     flat cells within NOISE of their own 59% with it, 83% without). The colour distance still
     counts any such pattern once, sample by sample. Where its own cell, so read, explains it
     within NOISE and no cell content can tell from its own explains it better (_verdict, as
-    for a flat cell), it is unsure: DOUBTED_SEAMS of its seams decide (_seams_decide). Colour never
+    for a flat cell), it is unsure: DOUBTED_SEAMS of its seams decide (_seams_decide). A cell
+    whose whole body its own cell does not so explain is read on its core (_core_of): the band
+    along its sides shows cut lines, gaps and wrong neighbours, not the print. Colour never
     counts a cell right by itself: a flat wrong piece of a like colour reads as near (T6)."""
+    def read_on(body: cells.Body, index: int) -> cells.Body | None:
+        # the own cell alone first: most are far
+        own = cells.scores(body, cells.Bank(bank.cells[index][None], bank.size))
+        return body if float(_distances(own, pattern_weight=0.0)[0]) <= NOISE else None
+
+    def explained(index: int) -> cells.Body | None:
+        """The cell's body, else its core (the band along its sides left out: _BODY_CORE),
+        that its own cell explains by colour within NOISE; None when neither."""
+        return read_on(lit[index], index) or read_on(_core_of(lit[index]), index)
+
+    read = {index: explained(index) for index, verdict in enumerate(verdicts)
+            if verdict == "wrong" and not structured[index] and compared[index]
+            and mines[index] > NOISE}
+    doubted = [index for index, body in read.items() if body is not None]
+
     def by_colour(index: int) -> tuple[np.ndarray, np.ndarray]:
-        return _distances(cells.scores(lit[index], bank.turned), pattern_weight=0.0), \
+        return _distances(cells.scores(read[index], bank.turned), pattern_weight=0.0), \
             distinct[index]
 
-    def own_colour_explains(index: int) -> bool:  # the own cell alone first: most are far
-        own = cells.scores(lit[index], cells.Bank(bank.cells[index][None], bank.size))
-        return float(_distances(own, pattern_weight=0.0)[0]) <= NOISE
+    return _read_again(doubted, by_colour, verdicts, mines, distances, distinct)
+
+
+EDGE_BAND = 0.2  # (share of a side) the band along a cell's sides where cut lines, gaps and
+# their shadows, blanks showing the table and a wrong neighbour lying on top show
+_BODY_CORE = np.outer(*(np.abs(cells.SAMPLE_CENTRES) < 0.5 - EDGE_BAND,) * 2).astype(np.float32)
+
+
+def _core_of(body: cells.Body) -> cells.Body:
+    """The body without the band along its cell's sides (_BODY_CORE)."""
+    return cells.Body(body.colour, body.weight * _BODY_CORE[None])
+
+
+def _core_doubts(lit: list[cells.Body], bank: cells.Bank, verdicts: list[str],
+                 mines: list[float], distances: list[np.ndarray], distinct: np.ndarray,
+                 structured: np.ndarray, compared: list[bool]
+                 ) -> tuple[list[str], list[float], list[np.ndarray], np.ndarray]:
+    """Cells with a pattern counted wrong, beyond the noise of their own cell, read again on
+    their core (_BODY_CORE): the band along a piece's sides shows its cut line, the gaps and
+    their shadows, blanks showing the table and neighbours lying on top, none of it the
+    print. Where its own cell explains the core within NOISE and no cell content can tell
+    from its own explains it better (_verdict, as for a flat cell), it is unsure: DOUBTED_SEAMS
+    of its seams decide. The core never counts a cell right by itself: less of a piece is
+    seen, and a wrong piece is nearer there too (T6)."""
+    def own_core_explains(index: int) -> bool:  # the own cell alone first: most are far
+        own = cells.scores(_core_of(lit[index]), cells.Bank(bank.cells[index][None], bank.size))
+        return float(_distances(own)[0]) <= NOISE
+
+    def on_core(index: int) -> tuple[np.ndarray, np.ndarray]:
+        return _distances(cells.scores(_core_of(lit[index]), bank.turned), index), distinct[index]
 
     doubted = [index for index, verdict in enumerate(verdicts) if verdict == "wrong"
-               and not structured[index] and compared[index] and mines[index] > NOISE
-               and own_colour_explains(index)]
-    return _read_again(doubted, by_colour, verdicts, mines, distances, distinct)
+               and structured[index] and compared[index] and mines[index] > NOISE
+               and own_core_explains(index)]
+    return _read_again(doubted, on_core, verdicts, mines, distances, distinct)
 
 
 def _read_again(doubted: list[int], reread: Callable[[int], tuple[np.ndarray, np.ndarray]],

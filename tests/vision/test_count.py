@@ -440,6 +440,19 @@ def test_t6_rendered_rectangles_are_counted_exactly_cell_by_cell(names, seed):
     # over it, shows the table and stays missing
     (104_015, 10),
     (107_016, 10),
+    # 103011 (light felt, shadow and glare): cell 1's flat piece, right, read 0.19 from its own
+    # cell (0.06 by colour alone): wrong neighbours' tabs and a piece lying on top along its
+    # sides. On its core (count._core_of) its colour is its own cell's within NOISE, and its
+    # seams decide (count._flat_doubts)
+    (103_011, 1),
+    # 104002 (dark mat): cell 14's piece of a pattern, right, read 0.085 from its own cell,
+    # 0.047 on its core, the cut lines and gaps along its sides left out (count._core_doubts)
+    (104_002, 14),
+    # 103002 and 105009 (glass): swapped pieces of a pattern whose core is within NOISE of the
+    # cell they lie in (0.016, 0.014) stay wrong: content can tell another cell nearer, or
+    # their seams do not vouch
+    (103_002, 6),
+    (105_009, 14),
 ], ids=["only-its-pattern-places-it", "a-flat-look-alikes-piece", "another-pictures-flat-piece",
         "a-turned-flat-corner", "a-right-piece-at-its-own-brightness",
         "a-wrong-piece-on-a-grid-the-seams-moved", "a-wrong-piece-on-a-tartan",
@@ -452,7 +465,10 @@ def test_t6_rendered_rectangles_are_counted_exactly_cell_by_cell(names, seed):
         "a-turned-corner-piece-of-a-pattern", "a-flat-piece-its-light-draws-a-pattern-on",
         "another-pictures-straight-corner-piece-no-neighbour-vouches-for",
         "a-right-piece-printed-in-the-tables-colours", "a-right-piece-dark-as-the-table-in-shade",
-        "an-empty-cell-closed-in-by-pieces-on-oak", "an-empty-cell-closed-in-by-pieces-on-linen"])
+        "an-empty-cell-closed-in-by-pieces-on-oak", "an-empty-cell-closed-in-by-pieces-on-linen",
+        "a-flat-right-piece-its-sides-covered-by-wrong-neighbours",
+        "a-right-piece-of-a-pattern-its-sides-showing-cut-and-gaps",
+        "a-swapped-piece-its-core-like-its-cells", "another-swapped-piece-its-core-like-its-cells"])
 def test_t6_a_rendered_cell_is_counted_as_it_lies(seed, cell):
     photo = unseen.count_photo(unseen.UNSEEN_PICTURES, seed)
     counted = count_pieces(decode_photo(photo.jpeg), added_picture(photo.picture))
