@@ -2817,10 +2817,12 @@ def _read_as_faded_pairs(pairs: list[tuple[float, int, int]], digits: list[Blob]
                          ink: np.ndarray) -> list[tuple[float, int, int]]:
     """Of pairs (misfit, left, right) that fit only with the shorter digit's hairlines faded
     (_pair_misfit faded=True), those whose taller digit reads alone as a sure 1, the shorter
-    as what may be its number's 0, 1 or 2 (_may_pair), and the two together as a sure 10, 11
-    or 12. A shorter blob inside a taller one's span is more often a piece of artwork (held-out
-    emblems' pieces 0.75-0.8 of a wider piece's height, none a digit), and a 1 and a digit of
-    the next card are parted by the gap and the cards' edge as any pair is."""
+    as a digit that may be a 1 or a 2 (a faded 0 breaks into arcs: _best_pairing), and the two
+    together as a sure 10, 11 or 12. A shorter blob inside a taller one's span is more often a
+    piece of artwork, no digit (held-out emblems' pieces 0.65-0.8 of a piece's height beside
+    them; seed 100028: a narrow piece read as a sure 1, with a wide one read as no numeral, as
+    a sure 10), and a 1 and a digit of the next card are parted by the gap and the cards' edge
+    as any pair is."""
     if not pairs:
         return []
     members = [sorted((digits[i], digits[j]), key=lambda b: -b[3]) for _, i, j in pairs]
@@ -2828,8 +2830,8 @@ def _read_as_faded_pairs(pairs: list[tuple[float, int, int]], digits: list[Blob]
              for box in (taller[:4], shorter[:4], _union([taller, shorter]))]
     readings = _classified(ink, boxes).reshape(len(pairs), 3, -1)
     return [pair for pair, (one, other, both) in zip(pairs, readings, strict=True)
-            if _number_odds(one)[0] >= SURE and _may_pair(one, other)
-            and _number_odds(both)[9:12].max() >= SURE]
+            if _number_odds(one)[0] >= SURE and other[REJECT] < 0.5
+            and _may_be_a_digit_of_ten_to_twelve(other) and _number_odds(both)[9:12].max() >= SURE]
 
 
 def _union(blobs: list[Blob]) -> tuple[float, float, float, float]:
