@@ -2806,10 +2806,11 @@ def _pair_misfit(first: Blob, second: Blob, loose: bool = False, faded: bool = F
                                          else 0.2))
 
 
-# A high-contrast (display) serif draws a 2's crest and foot (a 0's top and bottom) as
-# horizontal hairlines, which blur, noise and JPEG thin out of the ink, while the 1 beside it is
-# a thick stem spanning the figures' full height: the 2 left measures short at both ends
-# (unseen tuning seed 3034: 0.75-0.8 of its 1). Up to this share of the 1's height may be lost.
+# A high-contrast (display) serif draws a 2's crest and foot as horizontal hairlines, which
+# blur, noise and JPEG thin out of the ink, while the 1 beside it is a thick stem spanning the
+# figures' full height (lining figures share one height): the 2 left measures short at both
+# ends (unseen tuning seed 3034: 0.75-0.8 of its 1). Up to this share of the 1's height may
+# be lost so.
 FADED_SHORTFALL = 0.3
 
 
@@ -2817,12 +2818,12 @@ def _read_as_faded_pairs(pairs: list[tuple[float, int, int]], digits: list[Blob]
                          ink: np.ndarray) -> list[tuple[float, int, int]]:
     """Of pairs (misfit, left, right) that fit only with the shorter digit's hairlines faded
     (_pair_misfit faded=True), those whose taller digit reads alone as a sure 1, the shorter
-    as a digit that may be a 1 or a 2 (a faded 0 breaks into arcs: _best_pairing), and the two
-    together as a sure 10, 11 or 12. A shorter blob inside a taller one's span is more often a
-    piece of artwork, no digit (held-out emblems' pieces 0.65-0.8 of a piece's height beside
-    them; seed 100028: a narrow piece read as a sure 1, with a wide one read as no numeral, as
-    a sure 10), and a 1 and a digit of the next card are parted by the gap and the cards' edge
-    as any pair is."""
+    as a digit, most likely a 2, and the two together as a sure 12: only a 2's crest and foot
+    are hairlines (a 1 is a stem; a faded 0 breaks into arcs: _best_pairing). A shorter blob
+    inside a taller one's span is more often a piece of artwork, no digit (held-out emblems'
+    pieces 0.65-0.8 of a piece's height beside them; seed 100028: a narrow piece read as a sure
+    1, with a wide one read as no numeral, as a sure 10), and a 1 and the next card's 2 are
+    parted by the gap and the cards' edge as any pair is."""
     if not pairs:
         return []
     members = [sorted((digits[i], digits[j]), key=lambda b: -b[3]) for _, i, j in pairs]
@@ -2831,7 +2832,7 @@ def _read_as_faded_pairs(pairs: list[tuple[float, int, int]], digits: list[Blob]
     readings = _classified(ink, boxes).reshape(len(pairs), 3, -1)
     return [pair for pair, (one, other, both) in zip(pairs, readings, strict=True)
             if _number_odds(one)[0] >= SURE and other[REJECT] < 0.5
-            and _may_be_a_digit_of_ten_to_twelve(other) and _number_odds(both)[9:12].max() >= SURE]
+            and int(np.argmax(_number_odds(other))) == 1 and _number_odds(both)[11] >= SURE]
 
 
 def _union(blobs: list[Blob]) -> tuple[float, float, float, float]:
