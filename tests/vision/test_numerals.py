@@ -112,13 +112,18 @@ def test_a_shorter_digit_of_the_next_card_stays_apart_from_a_one():
     assert [labels for labels, _ in grouped([one, next_two])] == [(1,), (2,)]
 
 
+def draw_one(canvas: np.ndarray, x: int = 104, top: int = 50, height: int = 40) -> None:
+    """A serif 1 (a stem 8 px wide, its flag and foot serif) in ink 255 on a uint8 canvas."""
+    cv2.rectangle(canvas, (x, top), (x + 7, top + height - 1), 255, -1)
+    cv2.rectangle(canvas, (x - 4, top + height - 6), (x + 11, top + height - 1), 255, -1)
+    cv2.line(canvas, (x, top), (x - 6, top + 6), 255, 3)
+
+
 def one_beside(draw_other) -> tuple[list[tuple[int, int, int, int, int]], np.ndarray]:
-    """The blobs and ink of a serif 1 (a stem 42 px tall, its flag and foot serif) with another
-    shape drawn beside it by `draw_other(canvas)` (ink 255 on a uint8 canvas)."""
+    """The blobs and ink of a serif 1, 42 px tall, with another shape drawn beside it by
+    `draw_other(canvas)` (ink 255 on a uint8 canvas)."""
     canvas = np.zeros((200, 300), np.uint8)
-    cv2.rectangle(canvas, (104, 50), (111, 89), 255, -1)
-    cv2.rectangle(canvas, (100, 84), (115, 89), 255, -1)
-    cv2.line(canvas, (104, 50), (98, 56), 255, 3)
+    draw_one(canvas)
     draw_other(canvas)
     count, _, stats, _ = cv2.connectedComponentsWithStats((canvas > 127).astype(np.uint8),
                                                           connectivity=8)
@@ -140,17 +145,23 @@ def test_a_one_pairs_with_a_two_whose_hairlines_faded_inside_its_span(foot, pair
     assert groups == ([(one[4], two[4])] if paired else [(one[4],), (two[4],)])
 
 
-def test_a_one_stays_apart_from_a_shorter_ring_beside_it():
+@pytest.mark.parametrize(("draw_shorter", "number"), [
     # Held-out seed 100028 (emblem artwork): a narrow piece read as a sure 1 beside a wider one
-    # 0.7 of its height, read as no numeral, together read as a sure 10. A shorter blob that
-    # reads as no digit is no digit whose hairlines faded (a faded 0 breaks into two arcs).
-    blobs, ink = one_beside(lambda canvas: cv2.ellipse(canvas, (138, 70), (10, 12), 0, 0, 360,
-                                                       255, 5))
-    one, ring = blobs
-    assert 0.7 < ring[3] / one[3] < 0.8
+    # 0.7 of its height, read as no numeral, together read as a sure 10 (a faded 0 breaks into
+    # two arcs: no shorter ring is one).
+    (lambda canvas: cv2.ellipse(canvas, (138, 70), (10, 12), 0, 0, 360, 255, 5), 10),
+    # A 1 is a stem, no hairlines: a shorter 1 beside a 1 (a piece of artwork, a line) would
+    # make a sure 11 of a 1.
+    (lambda canvas: draw_one(canvas, x=128, top=56, height=30), 11),
+], ids=("ring", "shorter-one"))
+def test_a_one_stays_apart_from_a_shorter_shape_no_faded_two(draw_shorter, number):
+    blobs, ink = one_beside(draw_shorter)
+    one, shorter = blobs
+    assert 0.7 < shorter[3] / one[3] < 0.8
     probabilities = _classified(ink, [_union(blobs)])[0]
-    assert _number_odds(probabilities)[9] >= SURE  # the two read together as a sure 10
-    assert [labels for _, labels, _, _ in _group_digits(blobs, [], ink)] == [(one[4],), (ring[4],)]
+    assert _number_odds(probabilities)[number - 1] >= SURE  # together, a sure 10 or 11
+    assert [labels for _, labels, _, _ in _group_digits(blobs, [], ink)] == \
+        [(one[4],), (shorter[4],)]
 
 
 def test_numerals_of_next_cards_are_not_crowded():
