@@ -2582,12 +2582,16 @@ def _group_digits(blobs: list[Blob], cut: list[Blob], ink: np.ndarray
     centres = [d[0] + d[2] / 2 for d in digits]
     # A line (a frame's side, which blur and noise break into pieces of a digit's height) is
     # no digit: paired with the 9 beside it, the pair read as a sure 10 (unseen seed 3001).
-    pairs = sorted((misfit, i, j) for i, first in enumerate(digits) for j in nearby[i]
-                   if j < len(digits) and centres[i] < centres[j]
-                   and not _a_line(first) and not _a_line(digits[j])
-                   and (misfit := _pair_misfit(first, digits[j])) < 1
-                   and not any(_between(digits[k], first, digits[j])
-                               for k in nearby[i] if k < len(digits)))
+    fitting = sorted((_pair_misfit(first, digits[j]), i, j)
+                     for i, first in enumerate(digits) for j in nearby[i]
+                     if j < len(digits) and centres[i] < centres[j]
+                     and not _a_line(first) and not _a_line(digits[j])
+                     and _pair_misfit(first, digits[j], faded=True) < 1
+                     and not any(_between(digits[k], first, digits[j])
+                                 for k in nearby[i] if k < len(digits)))
+    # Pairs that fit only as a 1 beside a digit whose hairlines faded are taken last.
+    pairs = [pair for pair in fitting if pair[0] < 1] \
+        + _read_as_faded_pairs([pair for pair in fitting if pair[0] >= 1], digits, ink)
     # A lone digit that fits as the partner of a digit paired otherwise may be half of a number
     # all the same: its neighbour crowds it (also one across a card's edge: its own partner may
     # be lost, and read alone it would pass for a sure number).
@@ -2889,12 +2893,14 @@ def _dot_side(box: tuple[float, float, float, float], spots: np.ndarray) -> int:
     return 1 if foot.any() else -1
 
 
-def _pair_misfit(first: Blob, second: Blob, loose: bool = False) -> float:
+def _pair_misfit(first: Blob, second: Blob, loose: bool = False, faded: bool = False) -> float:
     """How badly two blobs (first on the left) fit as the two digits of one number: below 1 they
     do. Digits of a number share their height and lie on one line (which a frame turned a little
     off the card's axes tilts), within about half a height of each other: decks differ in
     kerning and digit width (a monospaced 1 stands well apart). `loose` widens every tolerance,
-    for blobs that might be digits."""
+    for blobs that might be digits; `faded` lets a digit shorter than its partner at both ends
+    (inside its span) be FADED_SHORTFALL shorter: a 1 beside a digit whose hairlines faded
+    (_read_as_faded_pairs)."""
     _, y1, _, h1, _ = first
     x2, y2, _, h2, _ = second
     h = max(h1, h2)
@@ -2902,9 +2908,40 @@ def _pair_misfit(first: Blob, second: Blob, loose: bool = False) -> float:
     if gap < -0.3:
         return math.inf
     shift = max(abs(y1 - y2), abs(y1 + h1 - y2 - h2)) / h
+    inside = y1 < y2 and y2 + h2 < y1 + h1 if h1 > h2 else y2 < y1 and y1 + h1 < y2 + h2
     return max(shift / (LOOSE_SHIFT if loose else 0.3),
                max(gap, 0) / (LOOSE_GAP if loose else 0.6),
-               (1 - min(h1, h2) / h) / (0.35 if loose else 0.2))
+               (1 - min(h1, h2) / h) / (0.35 if loose else FADED_SHORTFALL if faded and inside
+                                         else 0.2))
+
+
+# A high-contrast (display) serif draws a 2's crest and foot as horizontal hairlines, which
+# blur, noise and JPEG thin out of the ink, while the 1 beside it is a thick stem spanning the
+# figures' full height (lining figures share one height): the 2 left measures short at both
+# ends (unseen tuning seed 3034: 0.75-0.8 of its 1). Up to this share of the 1's height may
+# be lost so.
+FADED_SHORTFALL = 0.3
+
+
+def _read_as_faded_pairs(pairs: list[tuple[float, int, int]], digits: list[Blob],
+                         ink: np.ndarray) -> list[tuple[float, int, int]]:
+    """Of pairs (misfit, left, right) that fit only with the shorter digit's hairlines faded
+    (_pair_misfit faded=True), those whose taller digit reads alone as a sure 1, the shorter
+    as a digit, most likely a 2, and the two together as a sure 12: only a 2's crest and foot
+    are hairlines (a 1 is a stem; a faded 0 breaks into arcs: _best_pairing). A shorter blob
+    inside a taller one's span is more often a piece of artwork, no digit (held-out emblems'
+    pieces 0.65-0.8 of a piece's height beside them; seed 100028: a narrow piece read as a sure
+    1, with a wide one read as no numeral, as a sure 10), and a 1 and the next card's 2 are
+    parted by the gap and the cards' edge as any pair is."""
+    if not pairs:
+        return []
+    members = [sorted((digits[i], digits[j]), key=lambda b: -b[3]) for _, i, j in pairs]
+    boxes = [box for taller, shorter in members
+             for box in (taller[:4], shorter[:4], _union([taller, shorter]))]
+    readings = _classified(ink, boxes).reshape(len(pairs), 3, -1)
+    return [pair for pair, (one, other, both) in zip(pairs, readings, strict=True)
+            if _number_odds(one)[0] >= SURE and other[REJECT] < 0.5
+            and int(np.argmax(_number_odds(other))) == 1 and _number_odds(both)[11] >= SURE]
 
 
 def _union(blobs: list[Blob]) -> tuple[float, float, float, float]:
