@@ -1490,12 +1490,14 @@ def test_a_two_whose_hairline_faded_is_unsure_never_a_sure_seven():
     """Tuning seed 4004 (NotoSerifDisplay-Bold, 2 MP): the turned Green 2's hairline diagonal
     faded away and it looks like a turned 7. A retrained numeral model that reads it as a sure
     7 (a fine-tune of the shipped one, bench/train_plaza_numerals.py) must not ship: it is
-    unsure."""
+    unsure, or read right (its unsure place, read again in the nearest sure card's frame,
+    reads a sure 2: _read_unread_places)."""
     photo = render_plaza_unseen.render_photo(4004, kind="legal")
     reading = read_plaza(decode_photo(photo.jpeg))
     no_card_read_wrong(photo, reading)
     two = next(placed for placed in photo.cards if placed.card == Card(G, 2))
-    assert any(_centred_on(two.corners, unsure.corners) for unsure in reading.unsure)
+    assert _read_where_it_lies(photo, reading, Card(G, 2)) \
+        or any(_centred_on(two.corners, unsure.corners) for unsure in reading.unsure)
 
 
 @pytest.mark.skipif(not render_plaza_unseen.unseen_typefaces(),
