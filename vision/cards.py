@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -365,8 +366,16 @@ def _readings(image: np.ndarray, on_plaza: bool) -> list[_Reading]:
             and not _table_grey(reading.ink, blacks) and not _table_blue(reading.ink)]
     if on_plaza:
         unread = shaded & edges_free
-        kept += _read_unread_places(small, _unread_card_paper(unread, grey_half, kept, scale),
-                                    kept, scale)
+        # The places settling would report unsure are read again too (_read_unread_places): a
+        # reading's frame, cut round its numeral, may take in too little or too much (tuning
+        # 1002: a Red 5 an unsure 3; 3012: a Green 7 whose stem alone read a sure 1, the Green 1
+        # read at its own place).
+        unsure_at = {item.corners for item in _settle_duplicates(kept)[1]}
+        doubtful = [reading for reading in kept if reading.item.corners in unsure_at]
+        again = _read_unread_places(small, doubtful + _unread_card_paper(
+            unread, grey_half, kept, scale), kept, scale)
+        replaced = dict(zip(map(id, doubtful), again[:len(doubtful)], strict=True))
+        kept = [replaced.get(id(reading), reading) for reading in kept] + again[len(doubtful):]
         return kept + _read_unread_places(small, _places_between(unread, grey_half, kept, scale),
                                           kept, scale)
     # Paper is unread where no reported reading lies: one that settling drops (a sideways look
@@ -557,15 +566,16 @@ def _shows_table(paper: np.ndarray, grey: np.ndarray, outline: np.ndarray,
 
 def _read_unread_places(small: np.ndarray, places: list[_Reading], found: list[_Reading],
                         scale: float) -> list[_Reading]:
-    """The unsure `places` of _unread_card_paper, each read again as the look beside a row's
-    cards reads a place (_read_place): against its own paper white, in the frame of the sure
-    card of `found` nearest to it, moved there (perspective sizes cards alike nearby). The
-    photo's white, a local maximum over a wide area, is set by the brightest light near a card:
-    a card two places from any sure one (a card missed between them), or in a shade beside lit
-    cards, sits below it, and its numeral drowned in the paper mask's bounds (unseen tuning seed
-    4020: a Brown 7). A place is replaced only by a sure reading centred on it, of the pack's
-    numeral size, of a card not read yet (a deck holds each card once), and still sure when judged
-    as the first look's readings are (the deck's inks, slant, row); else it stays unsure."""
+    """The `places` (the unsure ones of _unread_card_paper, and readings of `found` that
+    settling reports unsure), each read again as the look beside a row's cards reads a place
+    (_read_place): against its own paper white, in the frame of the sure card of `found` nearest
+    to it, moved there (perspective sizes cards alike nearby). The photo's white, a local maximum
+    over a wide area, is set by the brightest light near a card: a card two places from any sure
+    one (a card missed between them), or in a shade beside lit cards, sits below it, and its
+    numeral drowned in the paper mask's bounds (unseen tuning seed 4020: a Brown 7). A place is
+    replaced only by a sure reading centred on it, of the pack's numeral size, of a card not read
+    yet (a deck holds each card once: nor read again at another of the `places`), and still sure
+    when judged as the first look's readings are (the deck's inks, slant, row); else it stays."""
     sure = [reading for reading in found if isinstance(reading.item, SeenCard)]
     axis = _row_axis(sure)
     if axis is None:
@@ -584,8 +594,12 @@ def _read_unread_places(small: np.ndarray, places: list[_Reading], found: list[_
                  and _centred(reading, centre, width) and reading.item.card not in read]
         judged = [reading for reading in _doubt_against_row(_doubt_aslant(_recolour_by_deck(
             found + again)))[len(found):] if isinstance(reading.item, SeenCard)]
-        more.append(judged[0] if len(judged) == 1 else place)
-    return more
+        more.append(judged[0] if len(judged) == 1 else None)
+    # A card read at two places is read at neither for sure: which one it is would be a guess.
+    twice = {card for card, count in Counter(reading.item.card for reading in more
+                                             if reading is not None).items() if count > 1}
+    return [place if reading is None or reading.item.card in twice else reading
+            for place, reading in zip(places, more, strict=True)]
 
 
 def _reaches_into_frames(outline: np.ndarray, found: list[_Reading]) -> bool:
