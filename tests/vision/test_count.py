@@ -501,6 +501,24 @@ def test_t6_the_grid_lies_on_the_rectangle_the_right_way_up(seed):
     assert np.linalg.norm(np.array(counted.grid) - truth, axis=1).max() < 0.15 * cell
 
 
+@pytest.mark.parametrize("seed", [
+    # unseen tuning photos of one or two right pieces among wrong ones (phantom, cell, cell,
+    # shapes-2) whose grid turned 180° reads as fit as the upright one (fitness 3.621 turned,
+    # 3.647 upright in 109009): the wrong pieces match either way by chance and no piece is
+    # clearly its own cell in either. Which way up the rectangle lies is then unknown, and the
+    # anchor rule (count.ANCHORS) lets no seam vouch for a flat piece: read without it, the
+    # turned grids of 103011, 103016 and 104013 (not chosen there) counted a wrong piece right
+    109_009, 103_001, 107_012, 108_017,
+])
+def test_t6_a_rectangle_no_piece_tells_which_way_up_counts_no_wrong_piece_right(seed):
+    photo = unseen.count_photo(unseen.UNSEEN_PICTURES, seed)
+    counted = count_pieces(decode_photo(photo.jpeg), added_picture(photo.picture))
+    seen = [state for row in counted.cells for state in row]
+    assert not [index for index, (truth, state) in enumerate(zip(photo.cells, seen, strict=True))
+                if state == "right" != truth]
+    assert counted.wrong + counted.missing >= photo.wrong + photo.missing
+
+
 # ---------------------------------------------------------------- the grid on a tilted rectangle
 
 @settings(max_examples=30, deadline=None)
