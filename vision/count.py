@@ -588,6 +588,20 @@ class _Reading:
     clear: int  # cells whose content matches their own cell clearly
 
 
+@dataclass(frozen=True, eq=False)
+class _Judgement:
+    """The 16 cells judged so far, as each step reading some of them again leaves them: their
+    `verdicts`, `mines` (each one's distance to its own cell), `distances` (each one's
+    _distances), `distinct` (which picture cells and turns content can tell from each cell's
+    own, as _judge takes it) and `structured` (which cells have the pattern STRUCTURED asks).
+    A step reading cells again makes a new one (dataclasses.replace)."""
+    verdicts: list[str]
+    mines: list[float]
+    distances: list[np.ndarray]
+    distinct: np.ndarray
+    structured: np.ndarray
+
+
 def _cell_axes(corners: np.ndarray, row: float, col: float) -> tuple[np.ndarray, np.ndarray,
                                                                       np.ndarray]:
     """The cell's centre and its x and y sides (work pixels) on the rectangle at `corners`
@@ -715,18 +729,19 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
     sampled = [cells.Body(*cell) for cell in zip(colour, weight, strict=True)]
     lit = _relit(sampled, bank, present)
     structured = bank.texture >= STRUCTURED
-    verdicts, mines, distances = _judged(lit, refs, present, visible, vouched, distinct,
-                                         structured)
-    fitness = UNLIKE * (GRID * GRID - sum(present)) + sum(min(mine, UNLIKE) for mine in mines)
+    judgement = _Judgement(*_judged(lit, refs, present, visible, vouched, distinct, structured),
+                           distinct, structured)
+    fitness = UNLIKE * (GRID * GRID - sum(present)) + sum(min(mine, UNLIKE)
+                                                          for mine in judgement.mines)
     compared = [present[index] and visible[index] >= SEEN for index in range(GRID * GRID)]
-    verdicts, mines, distances, distinct, structured = _coarse_doubts(
-        lit, bank, verdicts, mines, distances, distinct, structured, compared, vouched)
+    judgement = _coarse_doubts(lit, bank, judgement, compared, vouched)
     # the outer border is cut straight: a border cell whose piece shows a tab or blank there
     # holds a turned or moved piece, however like its cell its content looks (a pattern looks
     # alike turned), and counting it right would undercharge the player (T6). Asked of the
     # verdicts and again of the seams' states: each cell's border is read once for both
     shows_blank = cache(partial(_shows_blank, found, lying.photo.lab, corners, bank))
-    verdicts = _straight_borders(verdicts, shows_blank, vouched)
+    verdicts = _straight_borders(judgement.verdicts, shows_blank, vouched)
+    judgement = replace(judgement, verdicts=verdicts)
     # seams vouch for flat cells only on a rectangle whose content places some piece clearly:
     # on a grid laid wrong (turned, off the pieces) flat cells interlock with each other all
     # the same, and counting them right would undercharge the player
@@ -734,21 +749,17 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
     if anchors < ANCHORS:  # no seams decide: unsure is wrong
         return _Reading(corners, [verdict if verdict != "unsure" else "wrong"
                                   for verdict in verdicts], fitness, anchors)
-    verdicts, mines, distances = _unmasked_pieces(work, found, corners, lit, refs, verdicts,
-                                                  mines, distances, visible, distinct,
-                                                  structured, seen_over)
-    verdicts, mines, distances, distinct = _ramp_doubts(
-        lit, bank, verdicts, mines, distances, distinct, structured, compared)
-    before_colour = verdicts
-    verdicts, mines, distances, distinct = _flat_doubts(
-        lit, bank, verdicts, mines, distances, distinct, structured, compared)
+    judgement = _unmasked_pieces(work, found, corners, lit, refs, judgement, visible, seen_over)
+    judgement = _ramp_doubts(lit, bank, judgement, compared)
+    before_colour = judgement.verdicts
+    judgement = _flat_doubts(lit, bank, judgement, compared)
     # cells read on their core alone need as many closed seams as those read by colour alone
-    verdicts, mines, distances, distinct = _core_doubts(
-        lit, bank, verdicts, mines, distances, distinct, structured, compared)
+    judgement = _core_doubts(lit, bank, judgement, compared)
     by_colour_alone = {index for index, (before, after)
-                       in enumerate(zip(before_colour, verdicts, strict=True)) if before != after}
-    states = _seams_decide(found, lying.photo.lab, corners, bank, distances, distinct, verdicts,
-                           mines, compared, vouched, structured, by_colour_alone)
+                       in enumerate(zip(before_colour, judgement.verdicts, strict=True))
+                       if before != after}
+    states = _seams_decide(found, lying.photo.lab, corners, bank, judgement, compared, vouched,
+                           by_colour_alone)
     return _Reading(corners, _straight_borders(states, shows_blank, vouched), fitness, anchors)
 
 
@@ -756,11 +767,9 @@ TABLE_SEEN = 0.5  # a patch of table needs this share of its samples seen and cl
 
 
 def _unmasked_pieces(work: np.ndarray, found: Pieces, corners: np.ndarray,
-                     lit: list[cells.Body], refs: cells.Bank, verdicts: list[str],
-                     mines: list[float], distances: list[np.ndarray], visible: list[float],
-                     distinct: np.ndarray, structured: np.ndarray,
-                     seen_over: Callable[[np.ndarray], np.ndarray]
-                     ) -> tuple[list[str], list[float], list[np.ndarray]]:
+                     lit: list[cells.Body], refs: cells.Bank, judgement: _Judgement,
+                     visible: list[float], seen_over: Callable[[np.ndarray], np.ndarray]
+                     ) -> _Judgement:
     """The verdicts, distances to their own cells and _distances, each cell read missing
     read again over the whole cell (`seen_over`): right (with the distances so read, which
     the seams' judgement of a flat cell reads) when its content is clearly its own cell's,
@@ -772,16 +781,18 @@ def _unmasked_pieces(work: np.ndarray, found: Pieces, corners: np.ndarray,
     tuning 3000-9000: the 184 empty cells read missing were all far from their own cells,
     none CLEARLY nearer them than the table; the 11 right pieces read again were 0.04-0.24
     nearer)."""
-    placed = {index for index, verdict in enumerate(verdicts) if verdict == "right"}
+    placed = {index for index, verdict in enumerate(judgement.verdicts) if verdict == "right"}
     table: list[np.ndarray] | None = None
-    verdicts, mines, distances = list(verdicts), list(mines), list(distances)
+    verdicts, mines, distances = (list(judgement.verdicts), list(judgement.mines),
+                                  list(judgement.distances))
     for index in [index for index, verdict in enumerate(verdicts) if verdict == "missing"]:
         if visible[index] < SEEN:
             continue
         body = cells.Body(lit[index].colour, seen_over(np.array([index]))[0])
         score = cells.scores(body, refs)
         every = _distances(score, index)
-        again, mine = _verdict(index, score, every, set(), distinct, structured, placed)
+        again, mine = _verdict(index, score, every, set(), judgement.distinct,
+                               judgement.structured, placed)
         if again != "right":
             continue
         table = _table_around(work, found, corners) if table is None else table
@@ -790,7 +801,7 @@ def _unmasked_pieces(work: np.ndarray, found: Pieces, corners: np.ndarray,
         if table and all(cells.distance_to(unshifted, patch) > mine + CLEARLY
                          for patch in table):
             verdicts[index], mines[index], distances[index] = "right", mine, every
-    return verdicts, mines, distances
+    return replace(judgement, verdicts=verdicts, mines=mines, distances=distances)
 
 
 def _table_around(work: np.ndarray, found: Pieces, corners: np.ndarray) -> list[np.ndarray]:
@@ -1027,10 +1038,8 @@ FINE_DETAIL = 0.5  # a cell whose contrast the coarse scale keeps less than this
 # in the cell tells it from its look-alikes at the fine scale
 
 
-def _coarse_doubts(lit: list[cells.Body], bank: cells.Bank, verdicts: list[str],
-                   mines: list[float], distances: list[np.ndarray], distinct: np.ndarray,
-                   structured: np.ndarray, compared: list[bool], vouched: set[int]
-                   ) -> tuple[list[str], list[float], list[np.ndarray], np.ndarray, np.ndarray]:
+def _coarse_doubts(lit: list[cells.Body], bank: cells.Bank, judgement: _Judgement,
+                   compared: list[bool], vouched: set[int]) -> _Judgement:
     """The cells read again at the coarse scale (cells.coarse) where their picture cell has a
     pattern of fine detail (FINE_DETAIL) and they were counted wrong: a repeating pattern
     (dots, stripes, lines of text) looks the same in many cells but for its phase, which a
@@ -1041,17 +1050,18 @@ def _coarse_doubts(lit: list[cells.Body], bank: cells.Bank, verdicts: list[str],
     coarse distances and look-alikes, as a flat cell's are. The coarse scale never counts a
     cell right by itself: a wrong piece of the same pattern looks like it there too (T6)."""
     fine = bank.coarse.texture < FINE_DETAIL * bank.texture
-    doubted = [index for index, verdict in enumerate(verdicts)
-               if verdict == "wrong" and structured[index] and fine[index] and compared[index]]
+    doubted = [index for index, verdict in enumerate(judgement.verdicts) if verdict == "wrong"
+               and judgement.structured[index] and fine[index] and compared[index]]
     if not doubted:
-        return verdicts, mines, distances, distinct, structured
+        return judgement
     refs = bank.turned.coarse
     # a pattern's phase left over at the coarse scale sets cells as far apart as noise does
     coarse_distinct = _distinct(bank.coarse, refs, NOISE)
-    flat = np.zeros_like(structured)
-    placed = {index for index, verdict in enumerate(verdicts) if verdict == "right"}
-    verdicts, mines, distances = list(verdicts), list(mines), list(distances)
-    distinct, structured = distinct.copy(), structured.copy()
+    flat = np.zeros_like(judgement.structured)
+    placed = {index for index, verdict in enumerate(judgement.verdicts) if verdict == "right"}
+    verdicts, mines, distances = (list(judgement.verdicts), list(judgement.mines),
+                                  list(judgement.distances))
+    distinct, structured = judgement.distinct.copy(), judgement.structured.copy()
     for index in doubted:
         body = lit[index]
         # its fine pattern must be its own cell's, about as like it as any cell's: a piece
@@ -1068,17 +1078,15 @@ def _coarse_doubts(lit: list[cells.Body], bank: cells.Bank, verdicts: list[str],
             continue
         verdicts[index], mines[index], distances[index] = "unsure", float(every[index]), every
         distinct[index], structured[index] = coarse_distinct[index], False
-    return verdicts, mines, distances, distinct, structured
+    return _Judgement(verdicts, mines, distances, distinct, structured)
 
 
 RAMP_GAIN = 1.6  # the most a flat cell's own ramp of light (a shadow's or a glare patch's edge
 # across it) brightens or darkens any of its samples beyond the light its neighbours show
 
 
-def _ramp_doubts(lit: list[cells.Body], bank: cells.Bank, verdicts: list[str],
-                 mines: list[float], distances: list[np.ndarray], distinct: np.ndarray,
-                 structured: np.ndarray, compared: list[bool]
-                 ) -> tuple[list[str], list[float], list[np.ndarray], np.ndarray]:
+def _ramp_doubts(lit: list[cells.Body], bank: cells.Bank, judgement: _Judgement,
+                 compared: list[bool]) -> _Judgement:
     """Flat cells on the rectangle's border (_border_sides: no piece beyond them shows the light
     there) counted wrong, beyond the noise of their own cell, read again each under its own ramp
     of brightness (cells.under_own_ramp, within RAMP_GAIN): the edge of a shadow or of a glare
@@ -1097,9 +1105,10 @@ def _ramp_doubts(lit: list[cells.Body], bank: cells.Bank, verdicts: list[str],
         own = cells.Bank(bank.cells[index][None], bank.size)
         return float(cells.under_own_ramp(lit[index], own, RAMP_GAIN).min()) <= NOISE
 
-    doubted = [index for index, verdict in enumerate(verdicts) if verdict == "wrong"
-               and not structured[index] and compared[index] and mines[index] > NOISE
-               and _border_sides(index) and own_ramp_explains(index)]
+    doubted = [index for index, verdict in enumerate(judgement.verdicts) if verdict == "wrong"
+               and not judgement.structured[index] and compared[index]
+               and judgement.mines[index] > NOISE and _border_sides(index)
+               and own_ramp_explains(index)]
     whole = np.ones((1, cells.SAMPLES, cells.SAMPLES), np.float32)
 
     def under_ramps(index: int) -> tuple[np.ndarray, np.ndarray]:
@@ -1108,13 +1117,11 @@ def _ramp_doubts(lit: list[cells.Body], bank: cells.Bank, verdicts: list[str],
                 cells.under_own_ramp(cells.Body(bank.cells[index][None], whole), refs,
                                      RAMP_GAIN)[0] > DISTINCT)
 
-    return _read_again(doubted, under_ramps, verdicts, mines, distances, distinct)
+    return _read_again(doubted, under_ramps, judgement)
 
 
-def _flat_doubts(lit: list[cells.Body], bank: cells.Bank, verdicts: list[str],
-                 mines: list[float], distances: list[np.ndarray], distinct: np.ndarray,
-                 structured: np.ndarray, compared: list[bool]
-                 ) -> tuple[list[str], list[float], list[np.ndarray], np.ndarray]:
+def _flat_doubts(lit: list[cells.Body], bank: cells.Bank, judgement: _Judgement,
+                 compared: list[bool]) -> _Judgement:
     """Flat cells (their picture cell without the pattern STRUCTURED asks) counted wrong,
     beyond the noise of their own cell, read again by colour alone (cells.distance without
     its pattern term): on a flat print, whatever grey pattern the photo shows was drawn by
@@ -1139,16 +1146,16 @@ def _flat_doubts(lit: list[cells.Body], bank: cells.Bank, verdicts: list[str],
         that its own cell explains by colour within NOISE; None when neither."""
         return read_on(lit[index], index) or read_on(_core_of(lit[index]), index)
 
-    read = {index: explained(index) for index, verdict in enumerate(verdicts)
-            if verdict == "wrong" and not structured[index] and compared[index]
-            and mines[index] > NOISE}
+    read = {index: explained(index) for index, verdict in enumerate(judgement.verdicts)
+            if verdict == "wrong" and not judgement.structured[index] and compared[index]
+            and judgement.mines[index] > NOISE}
     doubted = [index for index, body in read.items() if body is not None]
 
     def by_colour(index: int) -> tuple[np.ndarray, np.ndarray]:
         return _distances(cells.scores(read[index], bank.turned), pattern_weight=0.0), \
-            distinct[index]
+            judgement.distinct[index]
 
-    return _read_again(doubted, by_colour, verdicts, mines, distances, distinct)
+    return _read_again(doubted, by_colour, judgement)
 
 
 EDGE_BAND = 0.2  # (share of a side) the band along a cell's sides where cut lines, gaps and
@@ -1161,10 +1168,8 @@ def _core_of(body: cells.Body) -> cells.Body:
     return cells.Body(body.colour, body.weight * _BODY_CORE[None])
 
 
-def _core_doubts(lit: list[cells.Body], bank: cells.Bank, verdicts: list[str],
-                 mines: list[float], distances: list[np.ndarray], distinct: np.ndarray,
-                 structured: np.ndarray, compared: list[bool]
-                 ) -> tuple[list[str], list[float], list[np.ndarray], np.ndarray]:
+def _core_doubts(lit: list[cells.Body], bank: cells.Bank, judgement: _Judgement,
+                 compared: list[bool]) -> _Judgement:
     """Cells with a pattern counted wrong, beyond the noise of their own cell, read again on
     their core (_BODY_CORE): the band along a piece's sides shows its cut line, the gaps and
     their shadows, blanks showing the table and neighbours lying on top, none of it the
@@ -1177,29 +1182,28 @@ def _core_doubts(lit: list[cells.Body], bank: cells.Bank, verdicts: list[str],
         return float(_distances(own)[0]) <= NOISE
 
     def on_core(index: int) -> tuple[np.ndarray, np.ndarray]:
-        return _distances(cells.scores(_core_of(lit[index]), bank.turned), index), distinct[index]
+        return (_distances(cells.scores(_core_of(lit[index]), bank.turned), index),
+                judgement.distinct[index])
 
-    doubted = [index for index, verdict in enumerate(verdicts) if verdict == "wrong"
-               and structured[index] and compared[index] and mines[index] > NOISE
-               and own_core_explains(index)]
-    return _read_again(doubted, on_core, verdicts, mines, distances, distinct)
+    doubted = [index for index, verdict in enumerate(judgement.verdicts) if verdict == "wrong"
+               and judgement.structured[index] and compared[index]
+               and judgement.mines[index] > NOISE and own_core_explains(index)]
+    return _read_again(doubted, on_core, judgement)
 
 
 def _read_again(doubted: list[int], reread: Callable[[int], tuple[np.ndarray, np.ndarray]],
-                verdicts: list[str], mines: list[float], distances: list[np.ndarray],
-                distinct: np.ndarray
-                ) -> tuple[list[str], list[float], list[np.ndarray], np.ndarray]:
+                judgement: _Judgement) -> _Judgement:
     """The `doubted` cells, each read again (`reread`: its distance to every picture cell
     and turn, and which of them content can tell from its own cell so read), unsure where
     its own cell then explains it as a flat cell's would (_verdict, its scores not looked
     at): its seams decide, with those distances and look-alikes. Never right: the cells
     whose own pieces are counted right explain no other (_holding_their_own)."""
     if not doubted:
-        return verdicts, mines, distances, distinct
-    flat = np.zeros(len(distinct), bool)
-    placed = {index for index, verdict in enumerate(verdicts) if verdict == "right"}
-    verdicts, mines, distances, distinct = list(verdicts), list(mines), list(distances), \
-        distinct.copy()
+        return judgement
+    flat = np.zeros(len(judgement.distinct), bool)
+    placed = {index for index, verdict in enumerate(judgement.verdicts) if verdict == "right"}
+    verdicts, mines, distances, distinct = (list(judgement.verdicts), list(judgement.mines),
+                                            list(judgement.distances), judgement.distinct.copy())
     for index in doubted:
         every, told_apart = reread(index)
         # _verdict reads the cell's own row of `distinct` alone
@@ -1209,7 +1213,8 @@ def _read_again(doubted: list[int], reread: Callable[[int], tuple[np.ndarray, np
             continue
         verdicts[index], mines[index], distances[index] = "unsure", float(every[index]), every
         distinct[index] = told_apart
-    return verdicts, mines, distances, distinct
+    return replace(judgement, verdicts=verdicts, mines=mines, distances=distances,
+                   distinct=distinct)
 
 
 def _beaten_by_colour(index: int, every: np.ndarray) -> np.ndarray:
@@ -1300,10 +1305,8 @@ def _clear_of_foreign_tabs(index: int, verdicts: list[str]) -> np.ndarray:
 
 
 def _seams_decide(found: Pieces, lab: np.ndarray, corners: np.ndarray, bank: cells.Bank,
-                  distances: list[np.ndarray], distinct: np.ndarray, verdicts: list[str],
-                  mines: list[float], compared: list[bool], vouched: set[int],
-                  structured: np.ndarray, by_colour_alone: set[int] | frozenset[int] = frozenset()
-                  ) -> list[CellState]:
+                  judgement: _Judgement, compared: list[bool], vouched: set[int],
+                  by_colour_alone: set[int] | frozenset[int] = frozenset()) -> list[CellState]:
     """The cells' states, the seams (_by_seams) deciding those their content cannot place:
     the unsure, then the flat ones (their own cell within NOISE) that only cells holding their
     own pieces explain better (`distances`: each cell's _distances). One piece cannot be two
@@ -1319,8 +1322,10 @@ def _seams_decide(found: Pieces, lab: np.ndarray, corners: np.ndarray, bank: cel
     one. A cell unsure only by its colour (`by_colour_alone`: _flat_doubts) needs
     DOUBTED_SEAMS closed seams: its own piece turned reads as near by colour, and one side of
     a turned piece's cut may interlock by chance."""
-    verdicts = ["unsure" if verdict == "right" and not structured[index] and index not in vouched
-                else verdict for index, verdict in enumerate(verdicts)]
+    distances, distinct, mines = judgement.distances, judgement.distinct, judgement.mines
+    verdicts = ["unsure" if verdict == "right" and not judgement.structured[index]
+                and index not in vouched else verdict
+                for index, verdict in enumerate(judgement.verdicts)]
     states = [verdict if verdict != "unsure" else "wrong" for verdict in verdicts]
 
     def leaning(index: int) -> bool:

@@ -934,13 +934,15 @@ def _states_by_seams(picture: np.ndarray, shown: dict[int, np.ndarray],
     refs = bank.turned
     lit = [_lit_body(shown.get(index, bank.cells[index])) for index in range(16)]
     distinct, structured = count._distinct(bank, refs), bank.texture >= count.STRUCTURED
-    judged, mines, distances, distinct, structured = count._coarse_doubts(
-        lit, bank, *count._judged(lit, refs, [True] * 16, [1.0] * 16, set(), distinct,
-                                  structured), distinct, structured, [True] * 16, set())
+    judgement = count._coarse_doubts(
+        lit, bank, count._Judgement(*count._judged(lit, refs, [True] * 16, [1.0] * 16, set(),
+                                                   distinct, structured), distinct, structured),
+        [True] * 16, set())
+    if verdicts is not None:
+        judgement = replace(judgement, verdicts=verdicts)
     found, corners = _grid_pieces(list(holes))
-    return count._seams_decide(found, _photo_lab(found), corners, bank, distances, distinct,
-                               judged if verdicts is None else verdicts, mines, [True] * 16,
-                               set(vouched), structured)
+    return count._seams_decide(found, _photo_lab(found), corners, bank, judgement, [True] * 16,
+                               set(vouched))
 
 
 @pytest.mark.parametrize("shown_at_0, expected", [
@@ -1130,9 +1132,10 @@ def test_t6_a_flat_border_cell_under_a_ramp_of_light_is_unsure_never_right(colou
                                 np.full(1, cell))[0])
     assert mine > count.NOISE
     others = [index for index in range(16) if index != cell]
-    verdicts, _, _, _ = count._ramp_doubts(
-        [body] * 16, bank, ["right" if index in others else "wrong" for index in range(16)],
-        [0.0 if index in others else mine for index in range(16)], distances, distinct,
-        np.zeros(16, bool), [index == cell for index in range(16)])
+    verdicts = count._ramp_doubts(
+        [body] * 16, bank, count._Judgement(
+            ["right" if index in others else "wrong" for index in range(16)],
+            [0.0 if index in others else mine for index in range(16)], distances, distinct,
+            np.zeros(16, bool)), [index == cell for index in range(16)]).verdicts
     assert verdicts[cell] == expected
     assert [verdicts[index] for index in others] == ["right"] * 15
