@@ -363,6 +363,18 @@ def test_a_dot_beside_a_6_or_9_but_off_its_foot_and_head_leaves_it_even():
     assert number in (6, 9) and odds < SURE
 
 
+@pytest.mark.parametrize("at_foot", [True, False])
+def test_a_full_stop_in_a_frame_turned_off_the_card_still_marks_the_6_or_9(at_foot):
+    # Unseen tuning seed 6047 (Carlito, polka table): read in a frame 27 degrees off the card's
+    # axes, the "6." dot swung round the digit up to 0.69 of its height (0.86 of it across) and
+    # was taken for no mark; turned 180 degrees, a 9's dot swings down so at its head.
+    x0, y0, w, h = 100.0, 100.0, 19.0, 29.0
+    dot = 0.14 * h
+    x, y = (x0 + 0.86 * h, y0 + 0.68 * h) if at_foot else (x0 - 0.14 * h, y0 + 0.32 * h)
+    spots = _spots([blob(x - dot / 2, y - dot / 2, dot, dot, 1), blob(x0, y0, w, h, 2)])
+    assert _dot_side((x0, y0, w, h), spots) == (1 if at_foot else -1)
+
+
 @given(st.lists(st.tuples(st.integers(0, 2000), st.integers(0, 2000)), max_size=300),
        st.booleans(), st.booleans())
 @settings(max_examples=30, deadline=None)
