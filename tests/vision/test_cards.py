@@ -859,6 +859,18 @@ def test_a_numeral_touching_its_double_frame_is_read(seed, kind, card):
     assert _read_where_it_lies(photo, reading, card)
 
 
+@pytest.mark.skipif(not render_plaza_unseen.unseen_typefaces(),
+                    reason=render_plaza_unseen.MISSING_FONTS)
+def test_a_notch_in_a_tiny_index_does_not_turn_its_9():
+    # Tuning seed 6014 (texgyrebonum-bold, 1 MP, blurred): blur joined the Red 9's underline to
+    # its foot, so no mark was seen; its 6 px top-left index kept a pixel of paper in a notch,
+    # taken for a 6's loop, and the 9 was read a sure 6 (made unsure by the duplicate only).
+    photo = render_plaza_unseen.render_photo(6014, kind="legal")
+    reading = read_plaza(decode_photo(photo.jpeg))
+    assert _read_where_it_lies(photo, reading, Card(Colour.RED, 9))
+    assert {seen.card for seen in reading.cards} <= {placed.card for placed in photo.cards}
+
+
 def _centred_on(outline, corners) -> bool:
     """Whether the centre of a reading's `corners` lies on the card whose `outline` is given."""
     return cv2.pointPolygonTest(np.array(outline, np.float32),
