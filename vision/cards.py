@@ -2566,11 +2566,11 @@ def _index_loop(ink: np.ndarray, ink_mask: np.ndarray, numeral: _Numeral,
     if not inner:
         return 0
     loop = max(inner, key=lambda label: hole_stats[label, 4])
-    # A loop's counter is about a third of the glyph across and high (a tenth of its box); in a
-    # blurred index a few pixels tall a pixel of paper left in a notch is no loop (unseen tuning
-    # seed 6014: a 6 px Red 9 index's one-pixel gap at its foot read as a 6's loop, and turned
-    # its card's 9 into a sure 6, a wrong card).
-    if hole_stats[loop, 4] < 0.05 * w * h:
+    # A loop that blur leaves open shows at least two pixels of paper across and high; a single
+    # pixel left in a notch of a blurred index a few pixels tall is no loop (unseen tuning seed
+    # 6014: a 6 px Red 9 index's one-pixel gap at its foot read as a 6's loop, and turned its
+    # card's 9 into a sure 6, a wrong card).
+    if min(hole_stats[loop, 2], hole_stats[loop, 3]) < 2:
         return 0
     low = (centres[loop][1] - 1 - h / 2) / h
     if abs(low) < 0.08:
