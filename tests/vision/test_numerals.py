@@ -319,6 +319,22 @@ def test_corner_indices_turn_an_unmarked_6_or_9_the_right_way(index, big_turned,
     assert _number_odds(settled.probabilities).max() >= SURE
 
 
+def test_a_pixel_of_paper_in_a_tiny_index_is_no_loop():
+    # Unseen tuning seed 6014 (texgyrebonum-bold, 1 MP, blurred): the Red 9's top-left index,
+    # 6 px square in the ink mask, kept a single pixel of paper in a notch at its foot (this
+    # pattern); read as a 6's loop low, it turned the unmarked 9 into a sure 6.
+    canvas, numeral = card_with_indices("6", False, False, False)
+    notched = np.array([[0, 1, 1, 1, 1, 0],
+                        [1, 1, 1, 1, 1, 1],
+                        [1, 1, 1, 1, 1, 1],
+                        [0, 1, 1, 1, 1, 1],
+                        [0, 1, 1, 0, 1, 1],
+                        [0, 0, 1, 1, 0, 0]], np.uint8)
+    ink, mask, _ = ink_of(canvas)
+    mask[20:26, 12:18] = notched  # the mask as blur and JPEG left it (drawn, the notch fills)
+    assert _orient_by_index(numeral, ink, mask, CARD) is numeral
+
+
 def test_indices_that_disagree_leave_a_6_or_9_unsure():
     canvas, numeral = card_with_indices("6", True, False, False)
     draw(canvas, "6", int(CARD[0]) - 24, int(CARD[1]) - 8, 16)  # not turned: says 9
@@ -361,6 +377,18 @@ def test_a_dot_beside_a_6_or_9_but_off_its_foot_and_head_leaves_it_even():
     cv2.circle(canvas, (int(xs.max()) + 8, int(ys.mean())), 3, 255, -1)  # halfway up
     ((number, odds),) = numbers_read(canvas)
     assert number in (6, 9) and odds < SURE
+
+
+@pytest.mark.parametrize("at_foot", [True, False])
+def test_a_full_stop_in_a_frame_turned_off_the_card_still_marks_the_6_or_9(at_foot):
+    # Unseen tuning seed 6047 (Carlito, polka table): read in a frame 27 degrees off the card's
+    # axes, the "6." dot swung round the digit up to 0.69 of its height (0.86 of it across) and
+    # was taken for no mark; turned 180 degrees, a 9's dot swings down so at its head.
+    x0, y0, w, h = 100.0, 100.0, 19.0, 29.0
+    dot = 0.14 * h
+    x, y = (x0 + 0.86 * h, y0 + 0.68 * h) if at_foot else (x0 - 0.14 * h, y0 + 0.32 * h)
+    spots = _spots([blob(x - dot / 2, y - dot / 2, dot, dot, 1), blob(x0, y0, w, h, 2)])
+    assert _dot_side((x0, y0, w, h), spots) == (1 if at_foot else -1)
 
 
 @given(st.lists(st.tuples(st.integers(0, 2000), st.integers(0, 2000)), max_size=300),
