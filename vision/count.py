@@ -729,8 +729,7 @@ def _read_cells(work: np.ndarray, found: Pieces, corners: np.ndarray, bank: cell
     sampled = [cells.Body(*cell) for cell in zip(colour, weight, strict=True)]
     lit = _relit(sampled, bank, present)
     structured = bank.texture >= STRUCTURED
-    judgement = _Judgement(*_judged(lit, refs, present, visible, vouched, distinct, structured),
-                           distinct, structured)
+    judgement = _judged(lit, refs, present, visible, vouched, distinct, structured)
     fitness = UNLIKE * (GRID * GRID - sum(present)) + sum(min(mine, UNLIKE)
                                                           for mine in judgement.mines)
     compared = [present[index] and visible[index] >= SEEN for index in range(GRID * GRID)]
@@ -933,7 +932,7 @@ STRUCTURE_LIKE = 0.7  # the least correlation with its own cell for the structur
 
 def _judged(lit: list[cells.Body], refs: cells.Bank, present: list[bool],
             visible: list[float], vouched: set[int], distinct: np.ndarray,
-            structured: np.ndarray) -> tuple[list[str], list[float], list[np.ndarray]]:
+            structured: np.ndarray) -> _Judgement:
     """_judge's verdicts and distances for the lit cells, each cell counted wrong or unsure
     judged again without what a neighbour not counted right may cover: a wrong neighbour's tab
     lies in a right piece's blank and shows foreign content there (a right neighbour's tab
@@ -962,7 +961,7 @@ def _judged(lit: list[cells.Body], refs: cells.Bank, present: list[bool],
                                  structured, placed)[0]
                  for index, verdict in enumerate(verdicts) if verdict in ("wrong", "unsure")}
         if all(verdicts[index] == verdict for index, verdict in again.items()):
-            return verdicts, mines, distances
+            return _Judgement(verdicts, mines, distances, distinct, structured)
         verdicts = [again.get(index, verdict) for index, verdict in enumerate(verdicts)]
 
 

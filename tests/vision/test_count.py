@@ -871,8 +871,8 @@ def test_t6_a_cell_whose_piece_is_counted_right_explains_no_other_cell(neighbour
     if neighbour == "foreign":
         colours[14] = np.full_like(colours[14], FOREIGN)
     lit = [_lit_body(colour) for colour in colours]
-    verdicts, *_ = count._judged(lit, refs, [True] * 16, [1.0] * 16, {14}, distinct,
-                                 bank.texture >= count.STRUCTURED)
+    verdicts = count._judged(lit, refs, [True] * 16, [1.0] * 16, {14}, distinct,
+                             bank.texture >= count.STRUCTURED).verdicts
     assert verdicts[14] == ("right" if neighbour == "own" else "wrong")
     assert verdicts[13] == expected
 
@@ -898,9 +898,8 @@ def _judged_with_tabs(wrong_neighbours: bool, centre: int) -> str:
     if wrong_neighbours:
         colours[1][:], colours[4][:] = FOREIGN, FOREIGN
     lit = [_lit_body(colour) for colour in colours]
-    verdicts, *_ = count._judged(lit, refs, [True] * 16, [1.0] * 16, set(),
-                                 count._distinct(bank, refs), bank.texture >= count.STRUCTURED)
-    return verdicts[5]
+    return count._judged(lit, refs, [True] * 16, [1.0] * 16, set(), count._distinct(bank, refs),
+                         bank.texture >= count.STRUCTURED).verdicts[5]
 
 
 def test_t6_a_right_piece_holding_wrong_neighbours_tabs_in_its_blanks_is_right():
@@ -935,8 +934,7 @@ def _states_by_seams(picture: np.ndarray, shown: dict[int, np.ndarray],
     lit = [_lit_body(shown.get(index, bank.cells[index])) for index in range(16)]
     distinct, structured = count._distinct(bank, refs), bank.texture >= count.STRUCTURED
     judgement = count._coarse_doubts(
-        lit, bank, count._Judgement(*count._judged(lit, refs, [True] * 16, [1.0] * 16, set(),
-                                                   distinct, structured), distinct, structured),
+        lit, bank, count._judged(lit, refs, [True] * 16, [1.0] * 16, set(), distinct, structured),
         [True] * 16, set())
     if verdicts is not None:
         judgement = replace(judgement, verdicts=verdicts)
@@ -1024,10 +1022,9 @@ def _judged_in_place(bank: cells.Bank, index: int, colour: np.ndarray) -> str:
     """The verdict (_judged) on cell `index` showing `colour` (S, S, 3, lit), every other cell
     showing its own."""
     lit = [_lit_body(bank.cells[k] if k != index else colour) for k in range(16)]
-    verdicts, *_ = count._judged(lit, bank.turned, [True] * 16, [1.0] * 16, set(),
-                                 count._distinct(bank, bank.turned),
-                                 bank.texture >= count.STRUCTURED)
-    return verdicts[index]
+    return count._judged(lit, bank.turned, [True] * 16, [1.0] * 16, set(),
+                         count._distinct(bank, bank.turned),
+                         bank.texture >= count.STRUCTURED).verdicts[index]
 
 
 @pytest.mark.parametrize("gain", [1 / PIECE_BRIGHTER, 1.0, PIECE_BRIGHTER, 1.5])
