@@ -447,9 +447,7 @@ def _unread_card_regions(paper: np.ndarray, grey: np.ndarray, found: list[_Readi
     if len(sure) < fewest_sure:
         return []
     centres = np.array([r.frame.mean(axis=0) for r in sure])
-    unread = paper.copy()
-    for reading in found:
-        cv2.fillConvexPoly(unread, np.round(reading.frame * scale / 2).astype(np.int32), 0)
+    unread = _uncovered(paper, found, scale)
     more = []
     for region in _regions(unread):
         if not (region.fill > WHOLE_CARD and region.rings_ink):
@@ -465,6 +463,15 @@ def _unread_card_regions(paper: np.ndarray, grey: np.ndarray, found: list[_Readi
                 and _brighter_than_around(grey, box / 2, found, scale):
             more.append(region)
     return more
+
+
+def _uncovered(paper: np.ndarray, found: list[_Reading], scale: float) -> np.ndarray:
+    """A copy of the `paper` mask (half size) with the frames of `found` taken out: the paper
+    no reading covers."""
+    unread = paper.copy()
+    for reading in found:
+        cv2.fillConvexPoly(unread, np.round(reading.frame * scale / 2).astype(np.int32), 0)
+    return unread
 
 
 # A card's place between two read cards of a row is a card when this much of it is paper no
@@ -495,9 +502,7 @@ def _places_between(paper: np.ndarray, grey: np.ndarray, found: list[_Reading],
         return []
     pitch = float(np.median(nearest[np.isfinite(nearest)]))
     stroke = NUMERAL_STROKE * float(np.median([reading.glyph for reading in sure])) * scale / 2
-    unread = paper.copy()
-    for reading in found:
-        cv2.fillConvexPoly(unread, np.round(reading.frame * scale / 2).astype(np.int32), 0)
+    unread = _uncovered(paper, found, scale)
     centres = np.array([reading.frame.mean(axis=0) for reading in found]).reshape(-1, 2)
     places = []
     one_apart = (ahead >= max(ONE_CARD_APART[0], 1.5 * pitch)) & (ahead <= ONE_CARD_APART[1]) \
@@ -741,9 +746,7 @@ def _read_unread_paper(normalised: np.ndarray, paper: np.ndarray, found: list[_R
     # Both masks hold the same region wherever the table has no pattern: it is read once.
     readings_of: dict[_Region, list[_Reading]] = {}
     for outlines in _without_pattern(paper, card_width):
-        unread = outlines.copy()
-        for reading in found + more:
-            cv2.fillConvexPoly(unread, np.round(reading.frame * scale / 2).astype(np.int32), 0)
+        unread = _uncovered(outlines, found + more, scale)
         for region in _regions(unread):
             if region.rect[1][0] * region.rect[1][1] < 0.5 * card_area:
                 continue
@@ -1519,9 +1522,14 @@ DEEPEST_INK = 99
 def _ink_depth(readings: list[_Reading]) -> float | None:
     """How deep the pack's ink goes: the median over the sure `readings` of their numerals'
     ink depth in its deepest channel (one pack prints its numerals alike; None without any)."""
-    depths = [1 - float(np.min(reading.ink)) for reading in readings
+    depths = [_depth(reading.ink) for reading in readings
               if isinstance(reading.item, SeenCard) and reading.ink is not None]
     return float(np.median(depths)) if depths else None
+
+
+def _depth(ink: np.ndarray) -> float:
+    """An ink's depth (its rgb over the paper white) in its deepest channel."""
+    return 1 - float(np.min(ink))
 
 
 def _deepened(normalised: np.ndarray, inside: np.ndarray, ink_depth: float) -> np.ndarray:
@@ -3131,7 +3139,7 @@ def _as_deep_as_print(reading: _Reading, pack_depth: float | None) -> bool:
     """Whether a reading's ink is PRINTED_DEPTH of the pack's ink depth (`pack_depth`) or
     deeper, in its deepest channel (as _ink_depth measures); without measures, it is."""
     return reading.ink is None or pack_depth is None \
-        or 1 - float(np.min(reading.ink)) >= PRINTED_DEPTH * pack_depth
+        or _depth(reading.ink) >= PRINTED_DEPTH * pack_depth
 
 
 def _settle_on_grid_once(found: list[_Reading]) -> list[_Reading]:
