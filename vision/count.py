@@ -1136,9 +1136,7 @@ def _flat_doubts(lit: list[cells.Body], bank: cells.Bank, judgement: _Judgement,
     along its sides shows cut lines, gaps and wrong neighbours, not the print. Colour never
     counts a cell right by itself: a flat wrong piece of a like colour reads as near (T6)."""
     def read_on(body: cells.Body, index: int) -> cells.Body | None:
-        # the own cell alone first: most are far
-        own = cells.scores(body, cells.Bank(bank.cells[index][None], bank.size))
-        return body if float(_distances(own, pattern_weight=0.0)[0]) <= NOISE else None
+        return body if _own_cell_explains(body, bank, index, pattern_weight=0.0) else None
 
     def explained(index: int) -> cells.Body | None:
         """The cell's body, else its core (the band along its sides left out: _BODY_CORE),
@@ -1155,6 +1153,15 @@ def _flat_doubts(lit: list[cells.Body], bank: cells.Bank, judgement: _Judgement,
             judgement.distinct[index]
 
     return _read_again(doubted, by_colour, judgement)
+
+
+def _own_cell_explains(body: cells.Body, bank: cells.Bank, index: int,
+                       pattern_weight: float = cells.PATTERN_WEIGHT) -> bool:
+    """Whether cell `index`'s own picture cell alone explains `body` within NOISE (its pattern
+    term weighted `pattern_weight`): asked before a cell is read again against every cell and
+    turn, since most cells asked are far from their own."""
+    own = cells.scores(body, cells.Bank(bank.cells[index][None], bank.size))
+    return float(_distances(own, pattern_weight=pattern_weight)[0]) <= NOISE
 
 
 EDGE_BAND = 0.2  # (share of a side) the band along a cell's sides where cut lines, gaps and
@@ -1176,17 +1183,14 @@ def _core_doubts(lit: list[cells.Body], bank: cells.Bank, judgement: _Judgement,
     from its own explains it better (_verdict, as for a flat cell), it is unsure: DOUBTED_SEAMS
     of its seams decide. The core never counts a cell right by itself: less of a piece is
     seen, and a wrong piece is nearer there too (T6)."""
-    def own_core_explains(index: int) -> bool:  # the own cell alone first: most are far
-        own = cells.scores(_core_of(lit[index]), cells.Bank(bank.cells[index][None], bank.size))
-        return float(_distances(own)[0]) <= NOISE
-
     def on_core(index: int) -> tuple[np.ndarray, np.ndarray]:
         return (_distances(cells.scores(_core_of(lit[index]), bank.turned), index),
                 judgement.distinct[index])
 
     doubted = [index for index, verdict in enumerate(judgement.verdicts) if verdict == "wrong"
                and judgement.structured[index] and compared[index]
-               and judgement.mines[index] > NOISE and own_core_explains(index)]
+               and judgement.mines[index] > NOISE
+               and _own_cell_explains(_core_of(lit[index]), bank, index)]
     return _read_again(doubted, on_core, judgement)
 
 
