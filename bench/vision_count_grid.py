@@ -1,15 +1,17 @@
 """Tableau count: how far the grid count_pieces lays on the rectangle is from the true one (issue 7).
 
-    .venv/bin/python bench/vision_count_grid.py [--first-seed 3000] [--counts 20] [--off 0.3]
+    .venv/bin/python bench/vision_count_grid.py [--first-seed 3000] [--counts 20] [--seeds ...]
+                                                [--off 0.3]
 
 Counts the unseen renderer's count photos (tests/vision/render_jigsaw_unseen.py, the seeds of
-bench/vision_tableau_unseen.py: first seed + 100000 ..) and measures, for each cell, where the
-centre of the found grid's cell lies in the picture under the photo's true placement (the
-renderer's camera, the rectangle's placement on the table and its pieces' spread), in cells
-from the cell's true centre: about 3 for a grid turned 180° and about 1 for one turned 90° or
-a cell off. Prints per photo the largest and median offset and the right pieces counted wrong,
-each with its cell's offset; then the right pieces by the offset of their cell: a cell lost
-under a grid within a few hundredths of a cell is lost by its reading, not by the grid.
+bench/vision_tableau_unseen.py: first seed + 100000 .., or the count seeds given) and measures,
+for each cell, where the centre of the found grid's cell lies in the picture under the photo's
+true placement (the renderer's camera, the rectangle's placement on the table and its pieces'
+spread), in cells from the cell's true centre: about 3 for a grid turned 180° and about 1 for
+one turned 90° or a cell off. Prints per photo the largest and median offset and the right
+pieces counted wrong, each with its cell's offset; then the right pieces by the offset of
+their cell: a cell lost under a grid within a few hundredths of a cell is lost by its reading,
+not by the grid.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -56,6 +59,26 @@ def cell_offsets(photo: unseen.CountPhoto, grid: np.ndarray) -> np.ndarray:
     return np.abs(in_picture / cell - centres * GRID).max(axis=1)
 
 
+def add_photo_arguments(parser: argparse.ArgumentParser) -> None:
+    """The count benches' choice of photos: a set (--first-seed, --counts) or --seeds."""
+    parser.add_argument("--first-seed", type=int, default=3000)
+    parser.add_argument("--counts", type=int, default=20)
+    parser.add_argument("--seeds", type=int, nargs="*",
+                        help="count photo seeds (e.g. 109009) instead of a set")
+
+
+def count_photos(arguments: argparse.Namespace
+                 ) -> Iterator[tuple[int, unseen.CountPhoto, np.ndarray, object]]:
+    """Each count photo `arguments` name (add_photo_arguments): its seed, the photo, the photo
+    decoded as the benches count it, and its picture."""
+    names = unseen.UNSEEN_PICTURES
+    pictures = pictures_for(names, PICTURE_SEED, unseen.cover_photo)
+    for seed in arguments.seeds or [arguments.first_seed + COUNT_SEEDS + index
+                                    for index in range(arguments.counts)]:
+        photo = unseen.count_photo(names, seed)
+        yield seed, photo, decode_photo(photo.jpeg, COUNT_DECODE_SIDE), pictures[photo.picture]
+
+
 def band_of(offset: float) -> str:
     upper = next((band for band in BANDS if offset <= band), None)
     return f"<= {upper:.2f}" if upper is not None else f"> {BANDS[-1]:.2f}"
@@ -63,19 +86,13 @@ def band_of(offset: float) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--first-seed", type=int, default=3000)
-    parser.add_argument("--counts", type=int, default=20)
+    add_photo_arguments(parser)
     parser.add_argument("--off", type=float, default=0.3,
                         help="(cells) a cell's grid this far off is listed as off")
     arguments = parser.parse_args()
-    names = unseen.UNSEEN_PICTURES
-    pictures = pictures_for(names, PICTURE_SEED, unseen.cover_photo)
     by_band: Counter = Counter()
-    for index in range(arguments.counts):
-        seed = arguments.first_seed + COUNT_SEEDS + index
-        photo = unseen.count_photo(names, seed)
-        decoded = decode_photo(photo.jpeg, COUNT_DECODE_SIDE)  # as the benches count
-        count = count_pieces(decoded, pictures[photo.picture])
+    for seed, photo, decoded, picture in count_photos(arguments):
+        count = count_pieces(decoded, picture)
         states = [state for row in count.cells for state in row]
         right = [cell for cell, truth in enumerate(photo.cells) if truth == "right"]
         lost = [cell for cell in right if states[cell] != "right"]

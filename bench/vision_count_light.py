@@ -25,16 +25,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 # Imported first: it pins the maths libraries to one thread before numpy and OpenCV load.
-from bench.vision_tableau import pictures_for  # noqa: E402, I001
-from bench.vision_count_grid import cell_offsets  # noqa: E402
-from bench.vision_tableau_unseen import COUNT_SEEDS, PICTURE_SEED  # noqa: E402
+from bench.vision_count_grid import (  # noqa: E402, I001
+    add_photo_arguments,
+    cell_offsets,
+    count_photos,
+)
 
 import numpy as np  # noqa: E402
 
-from tests.vision import render_jigsaw_unseen as unseen  # noqa: E402
 from vision import cells, count  # noqa: E402
-from vision.jigsaw import COUNT_DECODE_SIDE, GRID, LOOKS_LIKE  # noqa: E402
-from vision.photo import decode_photo  # noqa: E402
+from vision.jigsaw import GRID, LOOKS_LIKE  # noqa: E402
 
 OFF = 0.3  # (cells) a chosen grid further than this from the true one is not measured
 LIGHTS = ("read", "right cells", "none")
@@ -78,20 +78,11 @@ def own_distance(body: cells.Body, bank: cells.Bank, index: int) -> tuple[float,
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--first-seed", type=int, default=3000)
-    parser.add_argument("--counts", type=int, default=20)
-    parser.add_argument("--seeds", type=int, nargs="*",
-                        help="count photo seeds (e.g. 106013) instead of a set")
+    add_photo_arguments(parser)
     arguments = parser.parse_args()
-    names = unseen.UNSEEN_PICTURES
-    pictures = pictures_for(names, PICTURE_SEED, unseen.cover_photo)
-    seeds = arguments.seeds or [arguments.first_seed + COUNT_SEEDS + index
-                                for index in range(arguments.counts)]
     tally: Counter = Counter()
-    for seed in seeds:
-        photo = unseen.count_photo(names, seed)
-        decoded = decode_photo(photo.jpeg, COUNT_DECODE_SIDE)  # as the benches count
-        result, readings = read_with_light(decoded, pictures[photo.picture])
+    for seed, photo, decoded, picture in count_photos(arguments):
+        result, readings = read_with_light(decoded, picture)
         offsets = cell_offsets(photo, np.float64(result.grid) * photo.size[0] / decoded.shape[1]) \
             if result.grid else np.full(GRID * GRID, np.inf)
         got = [state for row in result.cells for state in row]

@@ -26,16 +26,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 # Imported first: it pins the maths libraries to one thread before numpy and OpenCV load.
-from bench.vision_tableau import pictures_for  # noqa: E402, I001
-from bench.vision_count_grid import cell_offsets  # noqa: E402
-from bench.vision_tableau_unseen import COUNT_SEEDS, PICTURE_SEED  # noqa: E402
+from bench.vision_count_grid import (  # noqa: E402, I001
+    add_photo_arguments,
+    cell_offsets,
+    count_photos,
+)
 
 import numpy as np  # noqa: E402
 
-from tests.vision import render_jigsaw_unseen as unseen  # noqa: E402
 from vision import count  # noqa: E402
-from vision.jigsaw import COUNT_DECODE_SIDE  # noqa: E402
-from vision.photo import decode_photo  # noqa: E402
 
 OFF = 0.5  # (cells) a grid within this of the true one lies upright
 TURNED = (2.5, 3.5)  # (cells) a grid this far off lies turned 180°
@@ -65,22 +64,13 @@ def readings_of(photo: np.ndarray, picture) -> tuple[object, list, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--first-seed", type=int, default=3000)
-    parser.add_argument("--counts", type=int, default=20)
-    parser.add_argument("--seeds", type=int, nargs="*",
-                        help="count photo seeds (e.g. 109009) instead of a set")
+    add_photo_arguments(parser)
     parser.add_argument("--anchors", type=int, default=count.ANCHORS)
     arguments = parser.parse_args()
     count.ANCHORS = arguments.anchors
-    names = unseen.UNSEEN_PICTURES
-    pictures = pictures_for(names, PICTURE_SEED, unseen.cover_photo)
-    seeds = arguments.seeds or [arguments.first_seed + COUNT_SEEDS + index
-                                for index in range(arguments.counts)]
     twins = []
-    for seed in seeds:
-        photo = unseen.count_photo(names, seed)
-        decoded = decode_photo(photo.jpeg, COUNT_DECODE_SIDE)  # as the benches count
-        result, readings, factor = readings_of(decoded, pictures[photo.picture])
+    for seed, photo, decoded, picture in count_photos(arguments):
+        result, readings, factor = readings_of(decoded, picture)
         print(f"{seed} {photo.picture} ({photo.conditions['light']}): truth r{photo.right} "
               f"w{photo.wrong} m{photo.missing}, counted r{result.right}", flush=True)
         if not result.grid:
